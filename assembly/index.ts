@@ -1,0 +1,8 @@
+// The one WASM module: every kernel is re-exported from its own file. The host owns the
+// memory above heapBase() (a staging arena); kernels never allocate.
+export { drf, drfScratchBytes } from "./drf";
+export { floorSum } from "./floor";
+
+export function heapBase(): usize {
+  return __heap_base;
+}

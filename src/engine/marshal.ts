@@ -1,0 +1,79 @@
+// Marshalling from the caller's arrays (number[], number[][], typed arrays) into the
+// staged flat layout. Shapes and types are checked here; values are checked by the
+// kernels in their first pass (both backends), so nothing reads the input twice.
+import { InputError, describeValue } from "./errors.js";
+
+export type Vector = ArrayLike<number>;
+/** Queue-major demands: rows (number[][] or typed rows) or one flat array of N*K. */
+export type Matrix = ArrayLike<ArrayLike<number>> | Float64Array | Float32Array | ArrayLike<number>;
+
+function isArrayLike(v: unknown): v is ArrayLike<unknown> {
+  return Array.isArray(v) || ArrayBuffer.isView(v);
+}
+
+export function vectorLength(field: string, v: unknown): number {
+  if (!isArrayLike(v)) throw new InputError(field, `expected an array of numbers, got ${describeValue(v)}`);
+  return v.length;
+}
+
+/** Number of rows of a matrix given K columns; checks every row's shape. */
+export function matrixRows(field: string, m: unknown, k: number): number {
+  if (!isArrayLike(m)) throw new InputError(field, `expected an array of rows or a flat array of N*K numbers, got ${describeValue(m)}`);
+  if (ArrayBuffer.isView(m)) {
+    if (m.length % k !== 0) throw new InputError(field, `flat length ${m.length} is not a multiple of K=${k}`);
+    return m.length / k;
+  }
+  const arr = m as ArrayLike<unknown>;
+  if (arr.length === 0) return 0;
+  if (!isArrayLike(arr[0])) {
+    // a flat number[] of N*K
+    if (arr.length % k !== 0) throw new InputError(field, `flat length ${arr.length} is not a multiple of K=${k}`);
+    return arr.length / k;
+  }
+  for (let i = 0; i < arr.length; i++) {
+    const row = arr[i];
+    if (!isArrayLike(row)) throw new InputError(`${field}[${i}]`, `expected an array of ${k} numbers, got ${describeValue(row)}`);
+    if (row.length !== k) throw new InputError(`${field}[${i}]`, `has length ${row.length}, expected K=${k} (the capacity's length)`);
+  }
+  return arr.length;
+}
+
+export function writeVector(field: string, src: unknown, dst: Float64Array, len: number): void {
+  const v = src as ArrayLike<unknown>;
+  if (v.length !== len) throw new InputError(field, `has length ${v.length}, expected ${len}`);
+  if (ArrayBuffer.isView(v)) {
+    dst.set(v as unknown as ArrayLike<number>);
+    return;
+  }
+  for (let i = 0; i < len; i++) {
+    const x = v[i];
+    if (typeof x !== "number") throw new InputError(`${field}[${i}]`, `must be a number, got ${describeValue(x)}`);
+    dst[i] = x;
+  }
+}
+
+export function writeMatrix(field: string, src: unknown, dst: Float64Array, n: number, k: number): void {
+  const m = src as ArrayLike<unknown>;
+  if (ArrayBuffer.isView(m)) {
+    dst.set(m as unknown as ArrayLike<number>);
+    return;
+  }
+  if (n === 0) return;
+  if (!isArrayLike(m[0])) {
+    writeVector(field, m, dst, n * k);
+    return;
+  }
+  for (let i = 0; i < n; i++) {
+    const row = m[i] as ArrayLike<unknown>;
+    if (ArrayBuffer.isView(row)) {
+      dst.set(row as unknown as ArrayLike<number>, i * k);
+      continue;
+    }
+    const base = i * k;
+    for (let r = 0; r < k; r++) {
+      const x = row[r];
+      if (typeof x !== "number") throw new InputError(`${field}[${i}][${r}]`, `must be a number, got ${describeValue(x)}`);
+      dst[base + r] = x;
+    }
+  }
+}

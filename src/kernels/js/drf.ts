@@ -1,0 +1,249 @@
+// Pure-TS twin of assembly/drf.ts (see the algorithm and worked example there). Same
+// operations in the same order, so both backends agree to the last bit on valid input.
+import { Status } from "../status.js";
+import { RadixScratch, sortIndicesByKey } from "./radix.js";
+
+const WAITING = 0;
+const RAMPING = 1;
+const FROZEN = 2;
+
+export class DrfScratch {
+  errIndex = -1;
+  rate = new Float64Array(0);
+  delta = new Float64Array(0);
+  startKey = new Float64Array(0);
+  endKey = new Float64Array(0);
+  endOrder = new Uint32Array(0);
+  startOrder = new Uint32Array(0);
+  state = new Uint8Array(0);
+  used = new Float64Array(0);
+  slope = new Float64Array(0);
+  satAt = new Float64Array(0);
+  cnt = new Uint32Array(0);
+  sat = new Uint8Array(0);
+  readonly radix = new RadixScratch();
+  ensure(n: number, k: number): void {
+    if (this.rate.length < n) {
+      const c = Math.max(n, this.rate.length * 2);
+      this.rate = new Float64Array(c);
+      this.delta = new Float64Array(c);
+      this.startKey = new Float64Array(c);
+      this.endKey = new Float64Array(c);
+      this.endOrder = new Uint32Array(c);
+      this.startOrder = new Uint32Array(c);
+      this.state = new Uint8Array(c);
+    }
+    if (this.used.length < k) {
+      this.used = new Float64Array(k);
+      this.slope = new Float64Array(k);
+      this.satAt = new Float64Array(k);
+      this.cnt = new Uint32Array(k);
+      this.sat = new Uint8Array(k);
+    }
+  }
+}
+
+function isFiniteF64(x: number): boolean {
+  return x - x === 0;
+}
+
+export function drfKernel(
+  n: number, k: number,
+  cap: Float64Array, dem: Float64Array, weights: Float64Array | null, offsets: Float64Array | null,
+  outLambda: Float64Array, outAlloc: Float64Array, outDs: Float64Array,
+  s: DrfScratch,
+): Status {
+  s.ensure(n, k);
+  const { rate, delta, startKey, endKey, endOrder, startOrder, state, used, slope, satAt, cnt, sat } = s;
+  const fail = (code: Status, index: number): Status => {
+    s.errIndex = index;
+    return code;
+  };
+
+  for (let r = 0; r < k; r++) {
+    const c = cap[r];
+    if (!(c > 0) || !isFiniteF64(c)) return fail(Status.Capacity, r);
+    used[r] = 0; slope[r] = 0; cnt[r] = 0; sat[r] = 0;
+  }
+
+  let minOff = Infinity;
+  let live = 0;
+  for (let i = 0; i < n; i++) {
+    const w = weights ? weights[i] : 1.0;
+    if (!(w > 0) || !isFiniteF64(w)) return fail(Status.Weight, i);
+    const o = offsets ? offsets[i] : 0.0;
+    if (!(o >= 0) || !isFiniteF64(o)) return fail(Status.Offset, i);
+    const row = i * k;
+    let d0 = 0, d1 = 0;
+    let r = 0;
+    for (; r + 1 < k; r += 2) {
+      const a = dem[row + r], b = dem[row + r + 1];
+      if (!(a >= 0) || !isFiniteF64(a)) return fail(Status.Demand, row + r);
+      if (!(b >= 0) || !isFiniteF64(b)) return fail(Status.Demand, row + r + 1);
+      d0 = Math.max(d0, a / cap[r]);
+      d1 = Math.max(d1, b / cap[r + 1]);
+    }
+    if (r < k) {
+      const a = dem[row + r];
+      if (!(a >= 0) || !isFiniteF64(a)) return fail(Status.Demand, row + r);
+      d0 = Math.max(d0, a / cap[r]);
+    }
+    const dl = Math.max(d0, d1);
+    delta[i] = dl;
+    outLambda[i] = 0;
+    if (dl === 0) {
+      state[i] = FROZEN;
+      continue;
+    }
+    const rt = w / dl;
+    if (!isFiniteF64(dl) || !(rt > 0) || !isFiniteF64(rt)) return fail(Status.ShareOverflow, i);
+    rate[i] = rt;
+    state[i] = WAITING;
+    if (o < minOff) minOff = o;
+    live++;
+  }
+
+  let anyStart = false;
+  for (let i = 0; i < n; i++) {
+    if (state[i] === FROZEN) {
+      startKey[i] = Infinity; endKey[i] = Infinity;
+      continue;
+    }
+    const st = offsets ? offsets[i] - minOff : 0.0;
+    const e = st + delta[i] / (weights ? weights[i] : 1.0);
+    if (!(e > st) || !isFiniteF64(e)) return fail(Status.ShareOverflow, i);
+    startKey[i] = st;
+    endKey[i] = e;
+    if (st > 0) anyStart = true;
+  }
+
+  const activate = (i: number): void => {
+    state[i] = RAMPING;
+    const rt = rate[i];
+    const base = i * k;
+    for (let r = 0; r < k; r++) {
+      const d = dem[base + r];
+      if (d > 0) {
+        slope[r] = slope[r] + rt * d;
+        cnt[r]++;
+      }
+    }
+  };
+  const freeze = (i: number, lam: number): void => {
+    if (state[i] === RAMPING) {
+      const rt = rate[i];
+      const base = i * k;
+      for (let r = 0; r < k; r++) {
+        const d = dem[base + r];
+        if (d > 0) {
+          const c = cnt[r] - 1;
+          cnt[r] = c;
+          slope[r] = c === 0 ? 0.0 : slope[r] - rt * d;
+        }
+      }
+    }
+    state[i] = FROZEN;
+    outLambda[i] = lam;
+  };
+
+  sortIndicesByKey(n, endKey, endOrder, s.radix);
+  let sp = n;
+  if (anyStart) {
+    sortIndicesByKey(n, startKey, startOrder, s.radix);
+    sp = 0;
+    while (sp < n) {
+      const i = startOrder[sp];
+      if (startKey[i] > 0) break;
+      if (state[i] === WAITING) activate(i);
+      sp++;
+    }
+  } else {
+    for (let i = 0; i < n; i++) if (state[i] === WAITING) activate(i);
+  }
+
+  let theta = 0;
+  let ep = 0;
+  while (live > 0) {
+    while (ep < n && state[endOrder[ep]] === FROZEN) ep++;
+    while (sp < n && state[startOrder[sp]] !== WAITING) sp++;
+    const tEnd = ep < n ? endKey[endOrder[ep]] : Infinity;
+    const tStart = sp < n ? startKey[startOrder[sp]] : Infinity;
+    const tNext = Math.min(tEnd, tStart);
+    const dtNext = tNext - theta;
+    let tSat = Infinity;
+    for (let r = 0; r < k; r++) {
+      const sl = slope[r];
+      let at = Infinity;
+      if (sl > 0) {
+        const u = used[r], c = cap[r];
+        if (u + sl * dtNext >= c) {
+          at = theta + (c - u) / sl;
+          if (at < theta) at = theta;
+          if (at < tSat) tSat = at;
+        }
+      }
+      satAt[r] = at;
+    }
+    const t = Math.min(tSat, tNext);
+    if (t === Infinity) break;
+    const dt = t - theta;
+    for (let r = 0; r < k; r++) {
+      const sl = slope[r];
+      if (sl > 0) used[r] = used[r] + sl * dt;
+    }
+    theta = t;
+
+    while (ep < n) {
+      const i = endOrder[ep];
+      const st = state[i];
+      if (st === FROZEN) { ep++; continue; }
+      if (endKey[i] > t) break;
+      if (st === WAITING) break;
+      freeze(i, 1.0);
+      live--;
+      ep++;
+    }
+    for (let r = 0; r < k; r++) {
+      if (sat[r]) continue;
+      if (!(satAt[r] <= t) && !(used[r] >= cap[r])) continue;
+      if (cnt[r] === 0 && !(used[r] >= cap[r])) continue;
+      sat[r] = 1;
+      used[r] = cap[r];
+      for (let i = 0; i < n; i++) {
+        const st = state[i];
+        if (st === FROZEN) continue;
+        if (!(dem[i * k + r] > 0)) continue;
+        let lam = 0;
+        if (st === RAMPING) lam = Math.min(1.0, (theta - startKey[i]) * rate[i]);
+        freeze(i, lam);
+        live--;
+      }
+    }
+    while (sp < n) {
+      const i = startOrder[sp];
+      if (state[i] !== WAITING) { sp++; continue; }
+      if (startKey[i] > t) break;
+      activate(i);
+      sp++;
+    }
+  }
+
+  for (let i = 0; i < n; i++) {
+    const lam = outLambda[i];
+    outDs[i] = lam * delta[i];
+    const base = i * k;
+    for (let r = 0; r < k; r++) outAlloc[base + r] = lam * dem[base + r];
+  }
+  return Status.OK;
+}
+
+/** The floor: one pass reading every element once, four accumulators (twin of assembly/floor.ts). */
+export function floorSum(len: number, data: Float64Array): number {
+  let a = 0, b = 0, c = 0, d = 0;
+  let i = 0;
+  for (; i + 3 < len; i += 4) {
+    a += data[i]; b += data[i + 1]; c += data[i + 2]; d += data[i + 3];
+  }
+  for (; i < len; i++) a += data[i];
+  return (a + b) + (c + d);
+}
