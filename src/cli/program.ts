@@ -1,0 +1,130 @@
+// The `fairsched` command line. Bad arguments and bad files end with one line on stderr
+// naming the problem and a non-zero exit, never a stack trace (FAIRSCHED_DEBUG=1 shows it).
+import { readFileSync, writeFileSync } from "node:fs";
+import { Command, CommanderError, InvalidArgumentError } from "commander";
+import { loadEngineSync } from "../engine/load.js";
+import { InputError } from "../engine/errors.js";
+import { formatTable } from "../report/table.js";
+import { listPolicies } from "../sim/registry.js";
+import { getScenario, listScenarios, type ScenarioReport } from "../sim/scenario.js";
+import { SimulationError } from "../sim/errors.js";
+import "../scenarios/index.js";
+import { allocate } from "./allocate.js";
+import { progressBar } from "./progress.js";
+
+function intArg(name: string) {
+  return (v: string): number => {
+    if (!/^-?\d+$/.test(v)) throw new InvalidArgumentError(`${name} must be an integer, got '${v}'`);
+    return Number(v);
+  };
+}
+
+function paramArg(v: string, acc: Record<string, string | number>): Record<string, string | number> {
+  const eq = v.indexOf("=");
+  if (eq <= 0) throw new InvalidArgumentError(`expected name=value, got '${v}'`);
+  const key = v.slice(0, eq);
+  const raw = v.slice(eq + 1);
+  acc[key] = raw !== "" && Number.isFinite(Number(raw)) ? Number(raw) : raw;
+  return acc;
+}
+
+export function renderReport(r: ScenarioReport): string {
+  const head = `scenario ${r.scenario}, seed ${r.seed}, policies ${r.policies.join(", ")}`;
+  return [head, ...r.tables.map(formatTable)].join("\n\n") + "\n";
+}
+
+function readInput(file: string): unknown {
+  let text: string;
+  try {
+    text = file === "-" ? readFileSync(0, "utf8") : readFileSync(file, "utf8");
+  } catch (e) {
+    throw new InputError("--input", `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new InputError("--input", `${file} is not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+export function buildProgram(): Command {
+  const program = new Command();
+  program
+    .name("fairsched")
+    .description("Multi-resource cluster scheduling policies (DRF, BoPF, LTRF, Justice, Phoenix) and a trace-driven simulator")
+    .exitOverride()
+    .configureOutput({ outputError: () => {} })
+    .showHelpAfterError(false);
+
+  program
+    .command("simulate")
+    .description("run a scenario under each policy and print a comparison table")
+    .option("--scenario <name>", "scenario name (see `fairsched list`)", "default")
+    .option("--policies <list>", "comma-separated policy names (default: the scenario's own)")
+    .option("--seed <n>", "random seed", intArg("--seed"), 1)
+    .option("--param <name=value>", "scenario parameter (repeatable)", paramArg, {})
+    .option("--json", "print the report as JSON")
+    .option("--out <file>", "also write the report to a file (.json)")
+    .action((o: { scenario: string; policies?: string; seed: number; param: Record<string, string | number>; json?: boolean; out?: string }) => {
+      const scenario = getScenario(o.scenario);
+      if (!scenario) throw new InputError("--scenario", `unknown scenario '${o.scenario}' (known: ${listScenarios().map((s) => s.name).join(", ")})`);
+      const policies = o.policies?.split(",").map((s) => s.trim()).filter(Boolean);
+      if (policies && policies.length === 0) throw new InputError("--policies", "lists no policy");
+      const bar = progressBar(`simulate ${scenario.name}`);
+      const engine = loadEngineSync();
+      const report = scenario.run({ policies, seed: o.seed, params: o.param, engine, onProgress: (f) => bar.update(f) });
+      bar.done();
+      const json = JSON.stringify(report, null, 2) + "\n";
+      if (o.out) {
+        try {
+          writeFileSync(o.out, json);
+        } catch (e) {
+          throw new InputError("--out", `cannot write ${o.out}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+        }
+      }
+      process.stdout.write(o.json ? json : renderReport(report) + (o.out ? `\nreport written to ${o.out}\n` : ""));
+    });
+
+  program
+    .command("allocate")
+    .description("read a JSON cluster state and print one policy decision as JSON")
+    .requiredOption("--policy <name>", "a share policy, e.g. drf, sp")
+    .option("--input <file>", "JSON file, or - for stdin", "-")
+    .action((o: { policy: string; input: string }) => {
+      const out = allocate(o.policy, readInput(o.input), loadEngineSync());
+      process.stdout.write(JSON.stringify(out, null, 2) + "\n");
+    });
+
+  program
+    .command("list")
+    .description("list scenarios and policies")
+    .action(() => {
+      const lines = ["scenarios:"];
+      for (const s of listScenarios()) lines.push(`  ${s.name.padEnd(24)} ${s.description}`);
+      lines.push("policies:");
+      for (const p of listPolicies()) lines.push(`  ${p.name.padEnd(24)} ${p.description}`);
+      process.stdout.write(lines.join("\n") + "\n");
+    });
+  return program;
+}
+
+export function main(argv: string[]): number {
+  try {
+    buildProgram().parse(argv, { from: "user" });
+    return 0;
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      if (e.code === "commander.helpDisplayed" || e.code === "commander.version" || e.code === "commander.help") return 0;
+      process.stderr.write(`fairsched: ${e.message.replace(/^error: /, "")}\n`);
+      return 2;
+    }
+    if (e instanceof InputError || e instanceof SimulationError) {
+      process.stderr.write(`fairsched: ${e.message}\n`);
+      if (process.env.FAIRSCHED_DEBUG) process.stderr.write(`${e.stack}\n`);
+      return e instanceof InputError ? 2 : 3;
+    }
+    process.stderr.write(`fairsched: internal error: ${(e as Error)?.message ?? String(e)}\n`);
+    if (process.env.FAIRSCHED_DEBUG) process.stderr.write(`${(e as Error)?.stack}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,29 @@
+// DRF (instantaneous): every scheduling point, progressive filling over the queues'
+// current demands (usage + pending) with their weights — the Foundation kernel.
+import type { Engine } from "../engine/engine.js";
+import type { ClusterState, Policy } from "../sim/policy.js";
+import { registerPolicy } from "../sim/registry.js";
+
+export function queueWeights(state: ClusterState): Float64Array {
+  return Float64Array.from(state.queues, (q) => q.spec.weight ?? 1);
+}
+
+export class DrfPolicy implements Policy {
+  readonly name = "drf";
+  private engine: Engine | null = null;
+  private weights: Float64Array | null = null;
+  init(ctx: { engine: Engine }): void {
+    this.engine = ctx.engine;
+  }
+  shares(state: ClusterState, out: Float64Array): void {
+    this.weights ??= queueWeights(state);
+    const r = this.engine!.drf({ capacity: state.capacity, demands: state.demands, weights: this.weights });
+    out.set(r.allocation);
+  }
+}
+
+registerPolicy({
+  name: "drf",
+  description: "Dominant Resource Fairness at every scheduling point (weighted progressive filling, SPEC §2)",
+  create: () => new DrfPolicy(),
+});

@@ -1,0 +1,27 @@
+// FIFO across the cluster: the earliest-submitted job's next task starts first; when it
+// does not fit, nothing behind it starts (head-of-line blocking, like YARN's FIFO scheduler).
+import type { ClusterState, Policy } from "../sim/policy.js";
+import { registerPolicy } from "../sim/registry.js";
+
+export class FifoPolicy implements Policy {
+  readonly name = "fifo";
+  pickNext(state: ClusterState): number {
+    let best = -1;
+    let bestArrival = Infinity;
+    for (const q of state.queues) {
+      if (q.rejected || q.runnableTasks === 0) continue;
+      const a = q.nextArrival;
+      if (a < bestArrival) { bestArrival = a; best = q.index; }
+    }
+    if (best < 0) return -1;
+    const task = state.queues[best].nextTask!;
+    for (let r = 0; r < task.length; r++) if (state.used[r] + task[r] > state.capacity[r] * (1 + 1e-12)) return -1;
+    return best;
+  }
+}
+
+registerPolicy({
+  name: "fifo",
+  description: "FIFO over all jobs by submission time, head-of-line blocking",
+  create: () => new FifoPolicy(),
+});

@@ -1,0 +1,31 @@
+// Plain-text tables for the CLI and README.
+
+export interface Table {
+  title: string;
+  columns: string[];
+  rows: Array<Array<string | number | null>>;
+  /** Optional lines printed under the table (explanations, "why" notes). */
+  notes?: string[];
+}
+
+export function formatCell(v: string | number | null): string {
+  if (v === null) return "-";
+  if (typeof v === "string") return v;
+  if (!Number.isFinite(v)) return String(v);
+  if (Number.isInteger(v)) return String(v);
+  const a = Math.abs(v);
+  if (a >= 1000) return v.toFixed(0);
+  if (a >= 100) return v.toFixed(1);
+  if (a >= 1) return v.toFixed(2);
+  return v.toPrecision(3);
+}
+
+export function formatTable(t: Table): string {
+  const cells = t.rows.map((r) => r.map(formatCell));
+  const widths = t.columns.map((c, i) => Math.max(c.length, ...cells.map((r) => (r[i] ?? "").length)));
+  const line = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ").trimEnd();
+  const out = [t.title, line(t.columns), widths.map((w) => "-".repeat(w)).join("  ")];
+  for (const r of cells) out.push(line(r));
+  for (const n of t.notes ?? []) out.push(n);
+  return out.join("\n");
+}

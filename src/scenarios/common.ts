@@ -1,0 +1,112 @@
+// Shared pieces for queue-level scenarios: run one workload under several policies and
+// build the comparison table, the charts and the metrics JSON.
+import type { Engine } from "../engine/engine.js";
+import { InputError } from "../engine/errors.js";
+import type { Table } from "../report/table.js";
+import type { Workload } from "../sim/model.js";
+import type { ScenarioReport, Series } from "../sim/scenario.js";
+import { simulate, type SimOptions, type SimResult } from "../sim/simulator.js";
+import { getPolicy, listPolicies } from "../sim/registry.js";
+import { improvement } from "../sim/stats.js";
+
+export interface RunSet {
+  workload: Workload;
+  results: SimResult[];
+}
+
+/** Every registered policy that runs on the queue-level simulator. */
+export function allQueuePolicies(): string[] {
+  return listPolicies().map((p) => p.name);
+}
+
+export function checkPolicies(names: string[]): void {
+  for (const n of names) {
+    if (!getPolicy(n)) throw new InputError("policies", `unknown policy '${n}' (known: ${allQueuePolicies().join(", ")})`);
+  }
+}
+
+export function runPolicies(
+  workload: Workload, policies: string[], engine: Engine, seed: number,
+  extra: Partial<SimOptions> = {}, onProgress?: (f: number) => void,
+): RunSet {
+  checkPolicies(policies);
+  const results = policies.map((policy, i) => {
+    const r = simulate(workload, { ...extra, policy, engine, seed });
+    onProgress?.((i + 1) / policies.length);
+    return r;
+  });
+  return { workload, results };
+}
+
+/** LQ/TQ completion times per policy with the factor of improvement over a baseline policy. */
+export function comparisonTable(title: string, set: RunSet, baseline = "drf"): Table {
+  const base = set.results.find((r) => r.policy === baseline);
+  const rows = set.results.map((r) => {
+    const lq = r.metrics.classes.LQ;
+    const tq = r.metrics.classes.TQ;
+    const util = r.metrics.utilization.reduce((a, b) => a + b, 0) / r.metrics.utilization.length;
+    return [
+      r.policy,
+      lq?.avgCompletion ?? null, lq?.p90 ?? null,
+      base ? improvement(base.metrics.classes.LQ?.avgCompletion ?? null, lq?.avgCompletion ?? null) : null,
+      lq?.deadlineMet ?? null,
+      tq?.avgCompletion ?? null, tq?.p90 ?? null,
+      util,
+      (lq?.rejected ?? 0) + (tq?.rejected ?? 0),
+    ];
+  });
+  return {
+    title,
+    columns: ["policy", "LQ avg s", "LQ p90 s", `LQ x vs ${baseline}`, "LQ met", "TQ avg s", "TQ p90 s", "util", "rejected"],
+    rows,
+  };
+}
+
+/** Per-queue time-averaged dominant share per policy. */
+export function shareTable(title: string, set: RunSet): Table {
+  const queues = set.workload.queues.map((q) => q.name);
+  return {
+    title,
+    columns: ["policy", ...queues],
+    rows: set.results.map((r) => [r.policy, ...r.metrics.queues.map((q) => q.avgDominantShare)]),
+  };
+}
+
+export function charts(set: RunSet): Record<string, Series[]> {
+  const out: Record<string, Series[]> = {};
+  for (const r of set.results) {
+    out[`${r.policy}: dominant share per queue`] = set.workload.queues.map((q, i) => ({
+      name: q.name, x: r.series.t, y: r.series.dominantShare[i],
+    }));
+  }
+  return out;
+}
+
+export function metricsJson(set: RunSet): Record<string, unknown> {
+  return Object.fromEntries(set.results.map((r) => [r.policy, {
+    metrics: r.metrics,
+    admissions: r.admissions,
+    stats: r.stats,
+    policyReport: r.policyReport,
+    completionTimes: Object.fromEntries(set.workload.queues.map((q) => [
+      q.name,
+      r.jobs.filter((j) => j.queue === q.name && j.completionTime !== undefined).map((j) => j.completionTime!),
+    ])),
+  }]));
+}
+
+export function reportOf(scenario: string, seed: number, params: Record<string, unknown>, set: RunSet, tables: Table[]): ScenarioReport {
+  return {
+    scenario, seed, params, policies: set.results.map((r) => r.policy), tables,
+    charts: charts(set), metrics: metricsJson(set),
+  };
+}
+
+/** Parses scenario params that must be numbers. */
+export function numParam(params: Record<string, string | number> | undefined, name: string, fallback: number): number {
+  const v = params?.[name];
+  if (v === undefined) return fallback;
+  const x = typeof v === "number" ? v : Number(v);
+  if (!Number.isFinite(x)) throw new InputError(`--param ${name}`, `must be a number, got '${v}'`);
+  return x;
+}

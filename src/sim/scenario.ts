@@ -1,0 +1,58 @@
+// Scenarios: named, seeded experiments that run one or more policies and return a report.
+// Queue-level scenarios use the simulator in src/sim/simulator.ts; Phoenix (node-level)
+// and Justice (job-level deadline mode) bring their own loops but report the same way.
+import type { Engine } from "../engine/engine.js";
+import type { Table } from "../report/table.js";
+
+export interface ScenarioOptions {
+  /** Policy names to compare; default: the scenario's own list. */
+  policies?: string[];
+  seed: number;
+  /** Scenario parameters from the CLI (`--param name=value`), already parsed to numbers where numeric. */
+  params?: Record<string, string | number>;
+  engine: Engine;
+  /** Progress in [0, 1], for a progress bar. */
+  onProgress?: (fraction: number) => void;
+}
+
+/** One named time series (for plots): x = time in seconds. */
+export interface Series {
+  name: string;
+  x: number[];
+  y: number[];
+}
+
+export interface ScenarioReport {
+  scenario: string;
+  seed: number;
+  /** Every parameter that shaped the run (generator defaults included). */
+  params: Record<string, unknown>;
+  policies: string[];
+  tables: Table[];
+  /** Plot data: e.g. per policy, per queue allocation over time. Keyed by chart title. */
+  charts?: Record<string, Series[]>;
+  /** Raw metrics, JSON-serialisable. */
+  metrics: Record<string, unknown>;
+}
+
+export interface Scenario {
+  readonly name: string;
+  readonly description: string;
+  readonly defaultPolicies: string[];
+  run(opts: ScenarioOptions): ScenarioReport;
+}
+
+const scenarios = new Map<string, Scenario>();
+
+export function registerScenario(s: Scenario): void {
+  if (scenarios.has(s.name)) throw new Error(`scenario '${s.name}' is registered twice`);
+  scenarios.set(s.name, s);
+}
+
+export function getScenario(name: string): Scenario | undefined {
+  return scenarios.get(name);
+}
+
+export function listScenarios(): Scenario[] {
+  return [...scenarios.values()];
+}
