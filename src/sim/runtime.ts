@@ -62,13 +62,21 @@ export class QueueRt implements QueueState {
     this.usage = usages.subarray(index * k, index * k + k);
   }
 
+  /** Cached nextStage(); undefined = stale. Every change to pending work goes through ClusterRt.addPending, which clears it. */
+  cachedNext: { job: JobRt; stage: StageRt } | null | undefined = undefined;
+
   /** The job and stage whose task would start next (FIFO over jobs, stage order within a job). */
   nextStage(): { job: JobRt; stage: StageRt } | null {
+    if (this.cachedNext !== undefined) return this.cachedNext;
+    this.cachedNext = null;
     for (let j = this.head; j < this.jobs.length; j++) {
       const job = this.jobs[j];
       if (job.outcome !== null || job.pendingTasks === 0) continue;
       for (const stage of job.stages) {
-        if (stage.runnable && (stage.retry.length > 0 || stage.next < stage.spec.tasks)) return { job, stage };
+        if (stage.runnable && (stage.retry.length > 0 || stage.next < stage.spec.tasks)) {
+          this.cachedNext = { job, stage };
+          return this.cachedNext;
+        }
       }
     }
     return null;
@@ -118,6 +126,7 @@ export class ClusterRt implements ClusterState {
 
   /** Adds `count` tasks of `demand` to a queue's pending demand (negative count removes). */
   addPending(q: QueueRt, demand: Float64Array, count: number): void {
+    q.cachedNext = undefined;
     q.runnableTasks += count;
     for (let r = 0; r < this.k; r++) {
       // exact zero when nothing is pending, so rounding never leaves phantom demand
