@@ -7,10 +7,19 @@
 //   start  theta = o_i                (offsets only; all queues start at 0 otherwise)
 //   cap    theta = o_i + delta_i / w_i
 //   sat    theta where sum of consumption on resource r reaches C[r]
-// Starts and caps are radix-sorted once; between events every resource's usage is linear
-// in theta (slope = sum over ramping queues of w_i D[i][r] / delta_i), so a saturation is
-// found by checking usage at the next event (a multiply-add) and solving for theta only
-// when it would overflow. Total O(N*K + N * sortPasses).
+// Between events every resource's usage is linear in theta (slope = sum over ramping queues
+// of w_i D[i][r] / delta_i), so a saturation is found by checking usage at the next event
+// (a multiply-add) and solving for theta only when it would overflow. Total O(N*K + N).
+//
+// Where the time goes, and why the code is shaped this way (N = 1e5, K = 6):
+// - One pass reads D: it validates, finds delta, and (no offsets) computes the cap key and
+//   activates the queue. The dominant resource is found by multiplying by 1/C (a divide per
+//   element costs more than the whole pass) and delta is then one exact division.
+// - Caps are not fully sorted: one counting pass buckets them by key, and a bucket is sorted
+//   only when the event loop reaches it. Most queues freeze at a saturation long before their
+//   cap, so most buckets are never sorted.
+// - Queues still live are kept in a list (index order) that each saturation compacts, and
+//   the slopes are rebuilt from the survivors instead of subtracting every frozen queue.
 //
 // Worked example (DRF paper): C = <9 CPU, 18 GB>, tasks A = <1, 4>, B = <3, 1>, nine
 // tasks each: D_A = <9, 36>, D_B = <27, 9>, so delta_A = 2, delta_B = 3 and
@@ -24,19 +33,21 @@
 // differences matter), and a ramp too narrow for f64 to resolve is reported.
 
 import { ldf, stf, ldu, stu, ldb, stb, align8, isFiniteF64 } from "./util/mem";
-import { sortIndicesByKey, radixScratchBytes } from "./util/radix";
+import { sortIndicesByKey, sortRangeByKey, radixScratchBytes, bucketByKey, bucketBoundsBytes } from "./util/radix";
 import { OK, E_CAPACITY, E_DEMAND, E_WEIGHT, E_OFFSET, E_SHARE_OVERFLOW } from "./util/status";
 
 const WAITING: u8 = 0;
 const RAMPING: u8 = 1;
 const FROZEN: u8 = 2;
+const INF_BITS: u64 = 0x7ff0000000000000;
 
 /** Scratch layout; the error index is the first i32 of scratch. */
 export function drfScratchBytes(n: i32, k: i32): usize {
   const nf = <usize>n << 3;
   const nu = <usize>n << 2;
   const kf = <usize>k << 3;
-  return 8 + nf * 4 + nu * 2 + align8(<usize>n) + kf * 3 + (<usize>k << 2) + align8(<usize>k) + radixScratchBytes(n);
+  return 8 + nf * 4 + align8(nu) * 3 + align8(<usize>n) + kf * 4 + align8(<usize>k << 2) + align8(<usize>k)
+    + align8(bucketBoundsBytes(n)) + radixScratchBytes(n);
 }
 
 /**
@@ -56,23 +67,30 @@ export function drf(
   const delta = p; p += <usize>n << 3;
   const startKey = p; p += <usize>n << 3;
   const endKey = p; p += <usize>n << 3;
-  const endOrder = p; p += <usize>n << 2;
-  const startOrder = p; p += <usize>n << 2;
+  const endOrder = p; p += align8(<usize>n << 2);
+  const startOrder = p; p += align8(<usize>n << 2);
+  const liveList = p; p += align8(<usize>n << 2);
   const state = p; p += align8(<usize>n);
   const used = p; p += <usize>k << 3;
   const slope = p; p += <usize>k << 3;
   const satAt = p; p += <usize>k << 3;
-  const cnt = p; p += <usize>k << 2;
+  const invCap = p; p += <usize>k << 3;
+  const cnt = p; p += align8(<usize>k << 2);
   const sat = p; p += align8(<usize>k);
+  const bounds = p; p += align8(bucketBoundsBytes(n));
   const radix = p;
 
   for (let r = 0; r < k; r++) {
     const c = ldf(cap, r);
     if (!(c > 0) || !isFiniteF64(c)) return fail(scratch, E_CAPACITY, r);
     stf(used, r, 0); stf(slope, r, 0); stu(cnt, r, 0); stb(sat, r, 0);
+    stf(invCap, r, 1.0 / c);
   }
+  // 1/C overflows only for subnormal capacities; then the ratios are divided exactly
+  let divideRatios = false;
+  for (let r = 0; r < k; r++) divideRatios = divideRatios | !isFiniteF64(ldf(invCap, r));
 
-  // Pass 1: validate, delta, offsets' minimum over live queues.
+  // Pass 1: validate, delta, rate; without offsets also the cap key and activation.
   let minOff = Infinity;
   let live = 0;
   for (let i = 0; i < n; i++) {
@@ -81,73 +99,111 @@ export function drf(
     const o = offsets ? ldf(offsets, i) : 0.0;
     if (!(o >= 0) || !isFiniteF64(o)) return fail(scratch, E_OFFSET, i);
     const row = dem + (<usize>(i * k) << 3);
-    let d0: f64 = 0, d1: f64 = 0;
-    let r = 0;
-    for (; r + 1 < k; r += 2) {
-      const a = ldf(row, r), b = ldf(row, r + 1);
-      if (!(a >= 0) || !isFiniteF64(a)) return fail(scratch, E_DEMAND, i * k + r);
-      if (!(b >= 0) || !isFiniteF64(b)) return fail(scratch, E_DEMAND, i * k + r + 1);
-      d0 = max(d0, a / ldf(cap, r));
-      d1 = max(d1, b / ldf(cap, r + 1));
-    }
-    if (r < k) {
+    // Fast path: the largest ratio by its bit pattern (unsigned, branch-free). For valid
+    // rows (every ratio finite and >= +0) bits order like values; anything else (a bad
+    // demand, -0, an overflowing ratio) shows up as bits >= +Inf and takes the slow path.
+    let bestBits: u64 = 0;
+    let bestR = -1;
+    for (let r = 0; r < k; r++) {
       const a = ldf(row, r);
-      if (!(a >= 0) || !isFiniteF64(a)) return fail(scratch, E_DEMAND, i * k + r);
-      d0 = max(d0, a / ldf(cap, r));
+      const xb = reinterpret<u64>(divideRatios ? a / ldf(cap, r) : a * ldf(invCap, r));
+      const more = xb > bestBits;
+      bestBits = select<u64>(xb, bestBits, more);
+      bestR = select<i32>(r, bestR, more);
     }
-    const dl = max(d0, d1);
-    stf(delta, i, dl);
+    if (bestBits >= INF_BITS) {
+      let best: f64 = 0;
+      bestR = -1;
+      for (let r = 0; r < k; r++) {
+        const a = ldf(row, r);
+        if (!(a >= 0) || !isFiniteF64(a)) return fail(scratch, E_DEMAND, i * k + r);
+        const x = divideRatios ? a / ldf(cap, r) : a * ldf(invCap, r);
+        if (x > best) { best = x; bestR = r; }
+      }
+    }
     stf(outLambda, i, 0);
-    if (dl == 0) {
+    if (bestR < 0) {
       stb(state, i, FROZEN);
       continue;
     }
+    const dl = ldf(row, bestR) / ldf(cap, bestR);
     const rt = w / dl;
     if (!isFiniteF64(dl) || !(rt > 0) || !isFiniteF64(rt)) return fail(scratch, E_SHARE_OVERFLOW, i);
+    stf(delta, i, dl);
     stf(rate, i, rt);
-    stb(state, i, WAITING);
-    if (o < minOff) minOff = o;
+    stu(liveList, live, <u32>i);
     live++;
-  }
-
-  // Keys: normalized starts and caps. Frozen queues sort last (+Inf) and are skipped.
-  let anyStart = false;
-  for (let i = 0; i < n; i++) {
-    if (ldb(state, i) == FROZEN) {
-      stf(startKey, i, Infinity); stf(endKey, i, Infinity);
-      continue;
+    if (offsets) {
+      stb(state, i, WAITING);
+      if (o < minOff) minOff = o;
+    } else {
+      const e = dl / w;
+      if (!(e > 0) || !isFiniteF64(e)) return fail(scratch, E_SHARE_OVERFLOW, i);
+      stf(endKey, i, e);
+      stb(state, i, RAMPING);
+      for (let r = 0; r < k; r++) {
+        const d = ldf(row, r);
+        stf(slope, r, ldf(slope, r) + rt * d);
+        stu(cnt, r, ldu(cnt, r) + <u32>(d > 0));
+      }
     }
-    const s = offsets ? ldf(offsets, i) - minOff : 0.0;
-    const e = s + ldf(delta, i) / (weights ? ldf(weights, i) : 1.0);
-    if (!(e > s) || !isFiniteF64(e)) return fail(scratch, E_SHARE_OVERFLOW, i);
-    stf(startKey, i, s);
-    stf(endKey, i, e);
-    if (s > 0) anyStart = true;
   }
-  sortIndicesByKey(n, endKey, endOrder, radix);
+  const nLive = live;
+
+  // With offsets: normalized start and cap keys, starts fully sorted (frozen last, +Inf).
   let sp = n;
-  if (anyStart) {
-    sortIndicesByKey(n, startKey, startOrder, radix);
-    sp = 0;
-    // queues starting at 0 begin ramping now
-    while (sp < n) {
-      const i = <i32>ldu(startOrder, sp);
-      if (ldf(startKey, i) > 0) break;
-      if (ldb(state, i) == WAITING) activate(i, k, dem, rate, state, slope, cnt);
-      sp++;
-    }
-  } else {
+  if (offsets) {
+    let anyStart = false;
     for (let i = 0; i < n; i++) {
-      if (ldb(state, i) == WAITING) activate(i, k, dem, rate, state, slope, cnt);
+      if (ldb(state, i) == FROZEN) {
+        stf(startKey, i, Infinity);
+        continue;
+      }
+      const s = ldf(offsets, i) - minOff;
+      const e = s + ldf(delta, i) / (weights ? ldf(weights, i) : 1.0);
+      if (!(e > s) || !isFiniteF64(e)) return fail(scratch, E_SHARE_OVERFLOW, i);
+      stf(startKey, i, s);
+      stf(endKey, i, e);
+      if (s > 0) anyStart = true;
+    }
+    if (anyStart) {
+      sortIndicesByKey(n, startKey, startOrder, radix);
+      sp = 0;
+      // queues starting at 0 begin ramping now
+      while (sp < n) {
+        const i = <i32>ldu(startOrder, sp);
+        if (ldf(startKey, i) > 0) break;
+        if (ldb(state, i) == WAITING) activate(i, k, dem, rate, state, slope, cnt);
+        sp++;
+      }
+    } else {
+      for (let j = 0; j < nLive; j++) activate(<i32>ldu(liveList, j), k, dem, rate, state, slope, cnt);
     }
   }
 
+  // Caps in key order, bucket by bucket: bucket b is sorted when ep first reaches it.
+  // A saturation rebuilds the buckets from the survivors, so frozen queues are never sorted.
+  let orderLen = nLive;
+  bucketByKey(orderLen, liveList, endKey, endOrder, bounds);
+  let sortedEnd = 0;
+  let nextBucket = 0;
+
+  let liveLen = nLive;
   let theta: f64 = 0;
   let ep = 0;
   while (live > 0) {
-    while (ep < n && ldb(state, <i32>ldu(endOrder, ep)) == FROZEN) ep++;
+    while (ep < orderLen) {
+      while (ep >= sortedEnd) {
+        const a = ldu(bounds, nextBucket), b = ldu(bounds, nextBucket + 1);
+        sortRangeByKey(endOrder + (<usize>a << 2), <i32>(b - a), endKey, radix);
+        sortedEnd = <i32>b;
+        nextBucket++;
+      }
+      if (ldb(state, <i32>ldu(endOrder, ep)) != FROZEN) break;
+      ep++;
+    }
     while (sp < n && ldb(state, <i32>ldu(startOrder, sp)) != WAITING) sp++;
-    const tEnd = ep < n ? ldf(endKey, <i32>ldu(endOrder, ep)) : Infinity;
+    const tEnd = ep < orderLen ? ldf(endKey, <i32>ldu(endOrder, ep)) : Infinity;
     const tStart = sp < n ? ldf(startKey, <i32>ldu(startOrder, sp)) : Infinity;
     const tNext = min(tEnd, tStart);
     const dtNext = tNext - theta;
@@ -175,32 +231,53 @@ export function drf(
     theta = t;
 
     // caps first: a queue capping exactly when a resource saturates keeps lambda = 1
-    while (ep < n) {
+    // (ep only moves within sorted buckets here: the loop above sorted the one it points into)
+    while (ep < sortedEnd) {
       const i = <i32>ldu(endOrder, ep);
       const st = ldb(state, i);
       if (st == FROZEN) { ep++; continue; }
       if (ldf(endKey, i) > t) break;
       if (st == WAITING) break; // its start is still pending at this theta (cannot precede it)
-      freeze(i, 1.0, k, dem, rate, state, slope, cnt, outLambda);
+      freezeCapped(i, k, dem, rate, state, slope, cnt, outLambda);
       live--;
       ep++;
     }
-    // saturations
+    // saturations: freeze every live queue using r, compact the live list, rebuild slopes
+    let rebuilt = false;
     for (let r = 0; r < k; r++) {
       if (ldb(sat, r)) continue;
       if (!(ldf(satAt, r) <= t) && !(ldf(used, r) >= ldf(cap, r))) continue;
       if (ldu(cnt, r) == 0 && !(ldf(used, r) >= ldf(cap, r))) continue;
       stb(sat, r, 1);
       stf(used, r, ldf(cap, r));
-      for (let i = 0; i < n; i++) {
+      let kept = 0;
+      for (let j = 0; j < liveLen; j++) {
+        const i = <i32>ldu(liveList, j);
         const st = ldb(state, i);
         if (st == FROZEN) continue;
-        if (!(ldf(dem, i * k + r) > 0)) continue;
-        let lam: f64 = 0;
-        if (st == RAMPING) lam = min(1.0, (theta - ldf(startKey, i)) * ldf(rate, i));
-        freeze(i, lam, k, dem, rate, state, slope, cnt, outLambda);
-        live--;
+        if (ldf(dem, i * k + r) > 0) {
+          let lam: f64 = 0;
+          if (st == RAMPING) lam = min(1.0, (theta - (offsets ? ldf(startKey, i) : 0.0)) * ldf(rate, i));
+          stb(state, i, FROZEN);
+          stf(outLambda, i, lam);
+          live--;
+          continue;
+        }
+        stu(liveList, kept, <u32>i);
+        kept++;
       }
+      liveLen = kept;
+      for (let q = 0; q < k; q++) { stf(slope, q, 0); stu(cnt, q, 0); }
+      for (let j = 0; j < liveLen; j++) {
+        const i = <i32>ldu(liveList, j);
+        if (ldb(state, i) == RAMPING) addSlopes(i, k, dem, rate, slope, cnt);
+      }
+      rebuilt = true;
+    }
+    if (rebuilt) {
+      orderLen = liveLen;
+      bucketByKey(orderLen, liveList, endKey, endOrder, bounds);
+      ep = 0; sortedEnd = 0; nextBucket = 0;
     }
     // starts
     while (sp < n) {
@@ -215,7 +292,7 @@ export function drf(
   // Outputs: allocation = lambda * D, dominant share = lambda * delta.
   for (let i = 0; i < n; i++) {
     const lam = ldf(outLambda, i);
-    stf(outDs, i, lam * ldf(delta, i));
+    stf(outDs, i, lam == 0 ? 0.0 : lam * ldf(delta, i));
     const base = i * k;
     for (let r = 0; r < k; r++) stf(outAlloc, base + r, lam * ldf(dem, base + r));
   }
@@ -227,35 +304,37 @@ export function drf(
   return code;
 }
 
+/** Adds queue i's consumption rate to every resource it uses (a zero demand adds exactly 0). */
+@inline function addSlopes(i: i32, k: i32, dem: usize, rate: usize, slope: usize, cnt: usize): void {
+  const rt = ldf(rate, i);
+  const base = i * k;
+  for (let r = 0; r < k; r++) {
+    const d = ldf(dem, base + r);
+    stf(slope, r, ldf(slope, r) + rt * d);
+    stu(cnt, r, ldu(cnt, r) + <u32>(d > 0));
+  }
+}
+
 @inline function activate(i: i32, k: i32, dem: usize, rate: usize, state: usize, slope: usize, cnt: usize): void {
   stb(state, i, RAMPING);
+  addSlopes(i, k, dem, rate, slope, cnt);
+}
+
+/** Queue i reached its cap (lambda = 1): its rate leaves every resource it uses. */
+@inline function freezeCapped(
+  i: i32, k: i32, dem: usize, rate: usize, state: usize, slope: usize, cnt: usize, outLambda: usize,
+): void {
   const rt = ldf(rate, i);
   const base = i * k;
   for (let r = 0; r < k; r++) {
     const d = ldf(dem, base + r);
     if (d > 0) {
-      stf(slope, r, ldf(slope, r) + rt * d);
-      stu(cnt, r, ldu(cnt, r) + 1);
-    }
-  }
-}
-
-@inline function freeze(
-  i: i32, lam: f64, k: i32, dem: usize, rate: usize, state: usize, slope: usize, cnt: usize, outLambda: usize,
-): void {
-  if (ldb(state, i) == RAMPING) {
-    const rt = ldf(rate, i);
-    const base = i * k;
-    for (let r = 0; r < k; r++) {
-      const d = ldf(dem, base + r);
-      if (d > 0) {
-        const c = ldu(cnt, r) - 1;
-        stu(cnt, r, c);
-        // exact zero when the last user leaves, so rounding never leaves a phantom slope
-        stf(slope, r, c == 0 ? 0.0 : ldf(slope, r) - rt * d);
-      }
+      const c = ldu(cnt, r) - 1;
+      stu(cnt, r, c);
+      // exact zero when the last user leaves, so rounding never leaves a phantom slope
+      stf(slope, r, c == 0 ? 0.0 : ldf(slope, r) - rt * d);
     }
   }
   stb(state, i, FROZEN);
-  stf(outLambda, i, lam);
+  stf(outLambda, i, 1.0);
 }

@@ -2,6 +2,9 @@
 // memory above heapBase() (a staging arena); kernels never allocate.
 export { drf, drfScratchBytes } from "./drf";
 export { floorSum } from "./floor";
+export { ltrf, ltrfScratchBytes } from "./ltrf";
+export { srpt, srptScratchBytes } from "./srpt";
+export { crvReorder, crvScratchBytes } from "./crv";
 
 export function heapBase(): usize {
   return __heap_base;

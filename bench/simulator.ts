@@ -21,7 +21,7 @@ bench.add("workload pass (generate)", () => { bopfWorkload(params, 1); });
 for (const policy of policies) bench.add(`simulate ${policy}`, () => { last.set(policy, simulate(workload, { policy, engine })); });
 await bench.run();
 
-const median = (name: string) => bench.getTask(name)!.result!.latency.p50!;
+const median = (name: string) => (bench.getTask(name)!.result as { latency: { p50: number } }).latency.p50;
 const base = median("workload pass (generate)");
 console.log(`Simulator on ${tasks} tasks, ${workload.queues.length} queues, K=${workload.capacity.length} (median of 3)`);
 console.log("case                       ms       tasks/s     events/s   x workload pass");

@@ -8,3 +8,14 @@ export const E_DEMAND: i32 = 2; // demands[i*K+k] not finite or < 0
 export const E_WEIGHT: i32 = 3; // weights[i] not finite or <= 0
 export const E_OFFSET: i32 = 4; // offsets[i] not finite or < 0
 export const E_SHARE_OVERFLOW: i32 = 5; // demand/capacity/weight ratio overflows f64 for queue i
+export const E_AVAILABLE: i32 = 6; // available[k] (SRPT) not finite or < 0
+export const E_RATE: i32 = 7; // rates[i*K+k] (SRPT burst rate cap) not finite or < 0
+export const E_VOLUME: i32 = 8; // remaining[i*K+k] (SRPT remaining burst volume) not finite or < 0
+export const E_PENDING: i32 = 9; // pending[i] (LTRF task count) not a whole number in [0, 2^53]
+export const E_USAGE: i32 = 10; // usage[i] (LTRF accumulated usage) not finite or < 0
+export const E_INCREMENT: i32 = 11; // increments[i] (LTRF usage per task) not finite or < 0
+export const E_CRV_OFFSET: i32 = 12; // queueOffsets[j] (CRV reorder) not 0 at j=0, decreasing, or past the task count
+export const E_CRV_SCORE: i32 = 13; // crv[i] (CRV reorder score) not finite or < 0
+export const E_CRV_RUNTIME: i32 = 14; // runtime[i] (CRV reorder estimated runtime) not finite or < 0
+export const E_CRV_SLACK: i32 = 15; // slack[i] < 0, or slackThreshold < 0 (index -1)
+export const E_CRV_MODE: i32 = 16; // mode[j] (CRV reorder queue mode) not 0, 1 or 2

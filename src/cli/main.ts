@@ -2,4 +2,4 @@
 // The `fairsched` executable: see program.ts.
 import { main } from "./program.js";
 
-process.exitCode = main(process.argv.slice(2));
+process.exitCode = await main(process.argv.slice(2));

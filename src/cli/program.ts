@@ -1,6 +1,6 @@
 // The `fairsched` command line. Bad arguments and bad files end with one line on stderr
 // naming the problem and a non-zero exit, never a stack trace (FAIRSCHED_DEBUG=1 shows it).
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { loadEngineSync } from "../engine/load.js";
 import { InputError } from "../engine/errors.js";
@@ -9,6 +9,8 @@ import { listPolicies } from "../sim/registry.js";
 import { getScenario, listScenarios, type ScenarioReport } from "../sim/scenario.js";
 import { SimulationError } from "../sim/errors.js";
 import "../scenarios/index.js";
+import { addSweepCommands, writeReportFile } from "../report/cli-sweep.js";
+import { skippedNote, traceReport } from "../report/trace-report.js";
 import { allocate } from "./allocate.js";
 import { progressBar } from "./progress.js";
 
@@ -58,31 +60,39 @@ export function buildProgram(): Command {
 
   program
     .command("simulate")
-    .description("run a scenario under each policy and print a comparison table")
+    .description("run a scenario (or replay a trace) under each policy and print a comparison table")
     .option("--scenario <name>", "scenario name (see `fairsched list`)", "default")
     .option("--policies <list>", "comma-separated policy names (default: the scenario's own)")
     .option("--seed <n>", "random seed", intArg("--seed"), 1)
-    .option("--param <name=value>", "scenario parameter (repeatable)", paramArg, {})
+    .option("--param <name=value>", "scenario or trace-loader parameter (repeatable)", paramArg, {})
+    .option("--trace <file>", "replay a real trace (Google 2011 task_events .csv[.gz], SWIM .tsv) instead of a scenario")
+    .option("--format <name>", "trace format: google2011 | swim (default: from the file name)")
+    .option("--lenient", "skip malformed trace lines and count them instead of failing")
     .option("--json", "print the report as JSON")
-    .option("--out <file>", "also write the report to a file (.json)")
-    .action((o: { scenario: string; policies?: string; seed: number; param: Record<string, string | number>; json?: boolean; out?: string }) => {
-      const scenario = getScenario(o.scenario);
-      if (!scenario) throw new InputError("--scenario", `unknown scenario '${o.scenario}' (known: ${listScenarios().map((s) => s.name).join(", ")})`);
+    .option("--out <file>", "also write the report to a file: .html = self-contained offline HTML report, else JSON")
+    .action(async (o: {
+      scenario: string; policies?: string; seed: number; param: Record<string, string | number>;
+      json?: boolean; out?: string; trace?: string; format?: string; lenient?: boolean;
+    }) => {
       const policies = o.policies?.split(",").map((s) => s.trim()).filter(Boolean);
       if (policies && policies.length === 0) throw new InputError("--policies", "lists no policy");
-      const bar = progressBar(`simulate ${scenario.name}`);
       const engine = loadEngineSync();
-      const report = scenario.run({ policies, seed: o.seed, params: o.param, engine, onProgress: (f) => bar.update(f) });
-      bar.done();
-      const json = JSON.stringify(report, null, 2) + "\n";
-      if (o.out) {
-        try {
-          writeFileSync(o.out, json);
-        } catch (e) {
-          throw new InputError("--out", `cannot write ${o.out}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-        }
+      let report: ScenarioReport;
+      if (o.trace) {
+        const bar = progressBar("simulate trace");
+        const r = await traceReport(o.trace, { format: o.format, lenient: o.lenient, params: o.param, policies, seed: o.seed, engine, onProgress: (f) => bar.update(f) });
+        bar.done();
+        process.stderr.write(skippedNote(r.summary));
+        report = r.report;
+      } else {
+        const scenario = getScenario(o.scenario);
+        if (!scenario) throw new InputError("--scenario", `unknown scenario '${o.scenario}' (known: ${listScenarios().map((s) => s.name).join(", ")})`);
+        const bar = progressBar(`simulate ${scenario.name}`);
+        report = scenario.run({ policies, seed: o.seed, params: o.param, engine, onProgress: (f) => bar.update(f) });
+        bar.done();
       }
-      process.stdout.write(o.json ? json : renderReport(report) + (o.out ? `\nreport written to ${o.out}\n` : ""));
+      if (o.out) writeReportFile(o.out, [report]);
+      process.stdout.write(o.json ? JSON.stringify(report, null, 2) + "\n" : renderReport(report) + (o.out ? `\nreport written to ${o.out}\n` : ""));
     });
 
   program
@@ -105,12 +115,13 @@ export function buildProgram(): Command {
       for (const p of listPolicies()) lines.push(`  ${p.name.padEnd(24)} ${p.description}`);
       process.stdout.write(lines.join("\n") + "\n");
     });
+  addSweepCommands(program, (name) => getScenario(name)?.defaultPolicies ?? []);
   return program;
 }
 
-export function main(argv: string[]): number {
+export async function main(argv: string[]): Promise<number> {
   try {
-    buildProgram().parse(argv, { from: "user" });
+    await buildProgram().parseAsync(argv, { from: "user" });
     return 0;
   } catch (e) {
     if (e instanceof CommanderError) {

@@ -6,6 +6,17 @@ export const enum Status {
   Weight = 3,
   Offset = 4,
   ShareOverflow = 5,
+  Available = 6,
+  Rate = 7,
+  Volume = 8,
+  Pending = 9,
+  Usage = 10,
+  Increment = 11,
+  CrvOffset = 12,
+  CrvScore = 13,
+  CrvRuntime = 14,
+  CrvSlack = 15,
+  CrvMode = 16,
 }
 
 /** Result of a kernel call: a status and, when it is not OK, the offending flat index. */

@@ -46,7 +46,7 @@ export interface ClusterState {
 
 export type SimEvent =
   | { type: "arrival"; time: number; queue: number; job: string }
-  | { type: "taskEnd"; time: number; queue: number; job: string }
+  | { type: "taskEnd"; time: number; queue: number; job: string; stage: number; task: number; started: number }
   | { type: "jobEnd"; time: number; queue: number; job: string }
   | { type: "burstStart"; time: number; queue: number; burst: number }
   | { type: "burstEnd"; time: number; queue: number; burst: number }

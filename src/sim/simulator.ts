@@ -315,7 +315,7 @@ export function simulate(workload: Workload, opts: SimOptions): SimResult {
         const at = q.runningList.lastIndexOf(task);
         if (at >= 0) q.runningList.splice(at, 1);
         if (q.openBurst && job.spec.burst === q.openBurst.index) q.openBurst.finishedTasks++;
-        notify({ type: "taskEnd", time: ev.time, queue: q.index, job: job.spec.id });
+        notify({ type: "taskEnd", time: ev.time, queue: q.index, job: job.spec.id, stage: job.stages.indexOf(stage), task: task.index, started: task.start });
         if (stage.finished === stage.spec.tasks) {
           for (const c of stage.children) {
             const child = job.stages[c];

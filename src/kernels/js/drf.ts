@@ -1,7 +1,7 @@
 // Pure-TS twin of assembly/drf.ts (see the algorithm and worked example there). Same
 // operations in the same order, so both backends agree to the last bit on valid input.
 import { Status } from "../status.js";
-import { RadixScratch, sortIndicesByKey } from "./radix.js";
+import { RadixScratch, bucketByKey, bucketCountFor, sortIndicesByKey, sortRangeByKey } from "./radix.js";
 
 const WAITING = 0;
 const RAMPING = 1;
@@ -15,11 +15,14 @@ export class DrfScratch {
   endKey = new Float64Array(0);
   endOrder = new Uint32Array(0);
   startOrder = new Uint32Array(0);
+  liveList = new Uint32Array(0);
+  bounds = new Uint32Array(1);
   state = new Uint8Array(0);
   used = new Float64Array(0);
   slope = new Float64Array(0);
   satAt = new Float64Array(0);
   cnt = new Uint32Array(0);
+  invCap = new Float64Array(0);
   sat = new Uint8Array(0);
   readonly radix = new RadixScratch();
   ensure(n: number, k: number): void {
@@ -31,6 +34,8 @@ export class DrfScratch {
       this.endKey = new Float64Array(c);
       this.endOrder = new Uint32Array(c);
       this.startOrder = new Uint32Array(c);
+      this.liveList = new Uint32Array(c);
+      this.bounds = new Uint32Array(bucketCountFor(c) + 1);
       this.state = new Uint8Array(c);
     }
     if (this.used.length < k) {
@@ -38,6 +43,7 @@ export class DrfScratch {
       this.slope = new Float64Array(k);
       this.satAt = new Float64Array(k);
       this.cnt = new Uint32Array(k);
+      this.invCap = new Float64Array(k);
       this.sat = new Uint8Array(k);
     }
   }
@@ -54,7 +60,7 @@ export function drfKernel(
   s: DrfScratch,
 ): Status {
   s.ensure(n, k);
-  const { rate, delta, startKey, endKey, endOrder, startOrder, state, used, slope, satAt, cnt, sat } = s;
+  const { rate, delta, startKey, endKey, endOrder, startOrder, liveList, bounds, state, used, slope, satAt, invCap, cnt, sat } = s;
   const fail = (code: Status, index: number): Status => {
     s.errIndex = index;
     return code;
@@ -64,8 +70,27 @@ export function drfKernel(
     const c = cap[r];
     if (!(c > 0) || !isFiniteF64(c)) return fail(Status.Capacity, r);
     used[r] = 0; slope[r] = 0; cnt[r] = 0; sat[r] = 0;
+    invCap[r] = 1.0 / c;
   }
+  let divideRatios = false;
+  for (let r = 0; r < k; r++) if (!isFiniteF64(invCap[r])) divideRatios = true;
 
+  const addSlopes = (i: number): void => {
+    const rt = rate[i];
+    const base = i * k;
+    for (let r = 0; r < k; r++) {
+      const d = dem[base + r];
+      slope[r] = slope[r] + rt * d;
+      if (d > 0) cnt[r]++;
+    }
+  };
+  const activate = (i: number): void => {
+    state[i] = RAMPING;
+    addSlopes(i);
+  };
+
+  // Pass 1: validate, delta, rate; without offsets also the cap key and activation.
+  // (The WASM twin finds the same first largest ratio branch-free, by bit patterns.)
   let minOff = Infinity;
   let live = 0;
   for (let i = 0; i < n; i++) {
@@ -74,99 +99,90 @@ export function drfKernel(
     const o = offsets ? offsets[i] : 0.0;
     if (!(o >= 0) || !isFiniteF64(o)) return fail(Status.Offset, i);
     const row = i * k;
-    let d0 = 0, d1 = 0;
-    let r = 0;
-    for (; r + 1 < k; r += 2) {
-      const a = dem[row + r], b = dem[row + r + 1];
-      if (!(a >= 0) || !isFiniteF64(a)) return fail(Status.Demand, row + r);
-      if (!(b >= 0) || !isFiniteF64(b)) return fail(Status.Demand, row + r + 1);
-      d0 = Math.max(d0, a / cap[r]);
-      d1 = Math.max(d1, b / cap[r + 1]);
-    }
-    if (r < k) {
+    let best = 0;
+    let bestR = -1;
+    for (let r = 0; r < k; r++) {
       const a = dem[row + r];
       if (!(a >= 0) || !isFiniteF64(a)) return fail(Status.Demand, row + r);
-      d0 = Math.max(d0, a / cap[r]);
+      const x = divideRatios ? a / cap[r] : a * invCap[r];
+      if (x > best) { best = x; bestR = r; }
     }
-    const dl = Math.max(d0, d1);
-    delta[i] = dl;
     outLambda[i] = 0;
-    if (dl === 0) {
+    if (bestR < 0) {
       state[i] = FROZEN;
       continue;
     }
+    const dl = dem[row + bestR] / cap[bestR];
     const rt = w / dl;
     if (!isFiniteF64(dl) || !(rt > 0) || !isFiniteF64(rt)) return fail(Status.ShareOverflow, i);
+    delta[i] = dl;
     rate[i] = rt;
-    state[i] = WAITING;
-    if (o < minOff) minOff = o;
-    live++;
+    liveList[live++] = i;
+    if (offsets) {
+      state[i] = WAITING;
+      if (o < minOff) minOff = o;
+    } else {
+      const e = dl / w;
+      if (!(e > 0) || !isFiniteF64(e)) return fail(Status.ShareOverflow, i);
+      endKey[i] = e;
+      activate(i);
+    }
   }
+  const nLive = live;
 
-  let anyStart = false;
-  for (let i = 0; i < n; i++) {
-    if (state[i] === FROZEN) {
-      startKey[i] = Infinity; endKey[i] = Infinity;
-      continue;
-    }
-    const st = offsets ? offsets[i] - minOff : 0.0;
-    const e = st + delta[i] / (weights ? weights[i] : 1.0);
-    if (!(e > st) || !isFiniteF64(e)) return fail(Status.ShareOverflow, i);
-    startKey[i] = st;
-    endKey[i] = e;
-    if (st > 0) anyStart = true;
-  }
-
-  const activate = (i: number): void => {
-    state[i] = RAMPING;
-    const rt = rate[i];
-    const base = i * k;
-    for (let r = 0; r < k; r++) {
-      const d = dem[base + r];
-      if (d > 0) {
-        slope[r] = slope[r] + rt * d;
-        cnt[r]++;
-      }
-    }
-  };
-  const freeze = (i: number, lam: number): void => {
-    if (state[i] === RAMPING) {
-      const rt = rate[i];
-      const base = i * k;
-      for (let r = 0; r < k; r++) {
-        const d = dem[base + r];
-        if (d > 0) {
-          const c = cnt[r] - 1;
-          cnt[r] = c;
-          slope[r] = c === 0 ? 0.0 : slope[r] - rt * d;
-        }
-      }
-    }
-    state[i] = FROZEN;
-    outLambda[i] = lam;
-  };
-
-  sortIndicesByKey(n, endKey, endOrder, s.radix);
+  // With offsets: normalized start and cap keys, starts fully sorted (frozen last, +Inf).
   let sp = n;
-  if (anyStart) {
-    sortIndicesByKey(n, startKey, startOrder, s.radix);
-    sp = 0;
-    while (sp < n) {
-      const i = startOrder[sp];
-      if (startKey[i] > 0) break;
-      if (state[i] === WAITING) activate(i);
-      sp++;
+  if (offsets) {
+    let anyStart = false;
+    for (let i = 0; i < n; i++) {
+      if (state[i] === FROZEN) {
+        startKey[i] = Infinity;
+        continue;
+      }
+      const st = offsets[i] - minOff;
+      const e = st + delta[i] / (weights ? weights[i] : 1.0);
+      if (!(e > st) || !isFiniteF64(e)) return fail(Status.ShareOverflow, i);
+      startKey[i] = st;
+      endKey[i] = e;
+      if (st > 0) anyStart = true;
     }
-  } else {
-    for (let i = 0; i < n; i++) if (state[i] === WAITING) activate(i);
+    if (anyStart) {
+      sortIndicesByKey(n, startKey, startOrder, s.radix);
+      sp = 0;
+      while (sp < n) {
+        const i = startOrder[sp];
+        if (startKey[i] > 0) break;
+        if (state[i] === WAITING) activate(i);
+        sp++;
+      }
+    } else {
+      for (let j = 0; j < nLive; j++) activate(liveList[j]);
+    }
   }
 
+  // Caps in key order, bucket by bucket: bucket b is sorted when ep first reaches it.
+  // A saturation rebuilds the buckets from the survivors, so frozen queues are never sorted.
+  let orderLen = nLive;
+  bucketByKey(orderLen, liveList, endKey, endOrder, bounds);
+  let sortedEnd = 0;
+  let nextBucket = 0;
+
+  let liveLen = nLive;
   let theta = 0;
   let ep = 0;
   while (live > 0) {
-    while (ep < n && state[endOrder[ep]] === FROZEN) ep++;
+    while (ep < orderLen) {
+      while (ep >= sortedEnd) {
+        const a = bounds[nextBucket], b = bounds[nextBucket + 1];
+        sortRangeByKey(endOrder, a, b - a, endKey, s.radix);
+        sortedEnd = b;
+        nextBucket++;
+      }
+      if (state[endOrder[ep]] !== FROZEN) break;
+      ep++;
+    }
     while (sp < n && state[startOrder[sp]] !== WAITING) sp++;
-    const tEnd = ep < n ? endKey[endOrder[ep]] : Infinity;
+    const tEnd = ep < orderLen ? endKey[endOrder[ep]] : Infinity;
     const tStart = sp < n ? startKey[startOrder[sp]] : Infinity;
     const tNext = Math.min(tEnd, tStart);
     const dtNext = tNext - theta;
@@ -193,31 +209,64 @@ export function drfKernel(
     }
     theta = t;
 
-    while (ep < n) {
+    // caps first (ep only moves within sorted buckets here)
+    while (ep < sortedEnd) {
       const i = endOrder[ep];
       const st = state[i];
       if (st === FROZEN) { ep++; continue; }
       if (endKey[i] > t) break;
       if (st === WAITING) break;
-      freeze(i, 1.0);
+      // capped: its rate leaves every resource it uses; exact zero when the last user leaves
+      const rt = rate[i];
+      const base = i * k;
+      for (let r = 0; r < k; r++) {
+        const d = dem[base + r];
+        if (d > 0) {
+          const c = cnt[r] - 1;
+          cnt[r] = c;
+          slope[r] = c === 0 ? 0.0 : slope[r] - rt * d;
+        }
+      }
+      state[i] = FROZEN;
+      outLambda[i] = 1.0;
       live--;
       ep++;
     }
+    // saturations: freeze every live queue using r, compact the live list, rebuild slopes
+    let rebuilt = false;
     for (let r = 0; r < k; r++) {
       if (sat[r]) continue;
       if (!(satAt[r] <= t) && !(used[r] >= cap[r])) continue;
       if (cnt[r] === 0 && !(used[r] >= cap[r])) continue;
       sat[r] = 1;
       used[r] = cap[r];
-      for (let i = 0; i < n; i++) {
+      let kept = 0;
+      for (let j = 0; j < liveLen; j++) {
+        const i = liveList[j];
         const st = state[i];
         if (st === FROZEN) continue;
-        if (!(dem[i * k + r] > 0)) continue;
-        let lam = 0;
-        if (st === RAMPING) lam = Math.min(1.0, (theta - startKey[i]) * rate[i]);
-        freeze(i, lam);
-        live--;
+        if (dem[i * k + r] > 0) {
+          let lam = 0;
+          if (st === RAMPING) lam = Math.min(1.0, (theta - (offsets ? startKey[i] : 0.0)) * rate[i]);
+          state[i] = FROZEN;
+          outLambda[i] = lam;
+          live--;
+          continue;
+        }
+        liveList[kept++] = i;
       }
+      liveLen = kept;
+      for (let q = 0; q < k; q++) { slope[q] = 0; cnt[q] = 0; }
+      for (let j = 0; j < liveLen; j++) {
+        const i = liveList[j];
+        if (state[i] === RAMPING) addSlopes(i);
+      }
+      rebuilt = true;
+    }
+    if (rebuilt) {
+      orderLen = liveLen;
+      bucketByKey(orderLen, liveList, endKey, endOrder, bounds);
+      ep = 0; sortedEnd = 0; nextBucket = 0;
     }
     while (sp < n) {
       const i = startOrder[sp];
@@ -230,7 +279,7 @@ export function drfKernel(
 
   for (let i = 0; i < n; i++) {
     const lam = outLambda[i];
-    outDs[i] = lam * delta[i];
+    outDs[i] = lam === 0 ? 0.0 : lam * delta[i];
     const base = i * k;
     for (let r = 0; r < k; r++) outAlloc[base + r] = lam * dem[base + r];
   }

@@ -1,0 +1,36 @@
+// What a benchmark module is: a named group of cases, each timing one call at one size,
+// and the ratios between its cases that the report prints. bench/registry.ts lists them.
+
+export interface Size {
+  /** Queues (or items) */
+  n: number;
+  /** Resources */
+  k: number;
+}
+
+export interface BenchCase {
+  /** Unique id, e.g. "drf.kernel.wasm"; ratios refer to cases by id. */
+  id: string;
+  /** What the table shows. */
+  label: string;
+  /**
+   * Stages everything the timed call needs at this size (inputs, engines, scratch) and
+   * returns the call. Anything done here is not timed. Should throw if the call fails.
+   */
+  prepare(size: Size): () => unknown;
+}
+
+export interface RatioSpec {
+  /** e.g. "WASM / JS (DRF kernel)" */
+  label: string;
+  numerator: string;
+  denominator: string;
+  /** What the issue asks of it, for the report: e.g. "<= 0.5". */
+  target?: { op: "<=" | ">="; value: number };
+}
+
+export interface BenchModule {
+  name: string;
+  cases: BenchCase[];
+  ratios: RatioSpec[];
+}

@@ -1,0 +1,114 @@
+// DRF: the kernel on both backends, the floor on the same arrays, what users would run
+// instead (YARN's bisection, Mesos' discrete DRF), and the public call end to end.
+import { loadEngineSync, type Engine } from "../src/index.js";
+import type { BackendKind } from "../src/kernels/backend.js";
+import { mesosDrf, MesosDrfScratch } from "../src/baselines/mesos-drf.js";
+import { yarnFairShares } from "../src/baselines/yarn-fair-share.js";
+import type { BenchCase, BenchModule, Size } from "./cases.js";
+import { demandRows, drfInstance, type DrfInstance } from "./workload.js";
+
+/** Mesos tasks per queue: each queue's demand is ten equal tasks. */
+const MESOS_TASKS_PER_QUEUE = 10;
+
+let cached: DrfInstance | null = null;
+function instance({ n, k }: Size): DrfInstance {
+  if (!cached || cached.n !== n || cached.k !== k) cached = drfInstance(n, k);
+  return cached;
+}
+
+/** An engine with this size's problem staged in its kernel views. */
+function stagedEngine(backend: BackendKind, size: Size): Engine {
+  const x = instance(size);
+  const engine = loadEngineSync({ backend });
+  const s = engine.kernels.stageDrf(x.n, x.k);
+  s.capacity.set(x.capacity);
+  s.demands.set(x.demands);
+  s.weights.set(x.weights);
+  return engine;
+}
+
+function kernelCase(backend: BackendKind): BenchCase {
+  return {
+    id: `drf.kernel.${backend}`,
+    label: `DRF kernel (${backend})`,
+    prepare(size) {
+      const { kernels } = stagedEngine(backend, size);
+      const { n, k } = size;
+      const st = kernels.runDrf(n, k, true, false);
+      if (st.code !== 0) throw new Error(`DRF kernel failed: status ${st.code} at ${st.index}`);
+      return () => kernels.runDrf(n, k, true, false);
+    },
+  };
+}
+
+function floorCase(backend: BackendKind): BenchCase {
+  return {
+    id: `floor.${backend}`,
+    label: `floor: one pass over D (${backend})`,
+    prepare(size) {
+      const { kernels } = stagedEngine(backend, size);
+      const len = size.n * size.k;
+      return () => kernels.floorSum(len);
+    },
+  };
+}
+
+function endToEndCase(backend: BackendKind, input: "rows" | "typed"): BenchCase {
+  return {
+    id: `drf.call.${input}.${backend}`,
+    label: `engine.drf() from ${input === "rows" ? "number[][]" : "Float64Array"} (${backend})`,
+    prepare(size) {
+      const x = instance(size);
+      const engine = loadEngineSync({ backend });
+      const args = input === "rows"
+        ? { capacity: Array.from(x.capacity), demands: demandRows(x), weights: Array.from(x.weights) }
+        : { capacity: x.capacity, demands: x.demands, weights: x.weights };
+      return () => engine.drf(args);
+    },
+  };
+}
+
+const yarnCase: BenchCase = {
+  id: "baseline.yarn",
+  label: "YARN fair shares, bisection (TS)",
+  prepare(size) {
+    const x = instance(size);
+    const shares = new Float64Array(x.n * x.k);
+    const ratios = new Float64Array(x.k);
+    return () => yarnFairShares(x.n, x.k, x.capacity, x.demands, x.weights, shares, ratios);
+  },
+};
+
+const mesosCase: BenchCase = {
+  id: "baseline.mesos",
+  label: `Mesos discrete DRF, heap, ${MESOS_TASKS_PER_QUEUE} tasks/queue (TS)`,
+  prepare(size) {
+    const x = instance(size);
+    const tasks = new Int32Array(x.n);
+    const scratch = new MesosDrfScratch();
+    return () => mesosDrf(x.n, x.k, x.capacity, x.demands, x.weights, MESOS_TASKS_PER_QUEUE, tasks, scratch);
+  },
+};
+
+export const drfModule: BenchModule = {
+  name: "DRF progressive filling (SPEC §2)",
+  cases: [
+    kernelCase("wasm"), kernelCase("js"),
+    floorCase("wasm"), floorCase("js"),
+    yarnCase, mesosCase,
+    endToEndCase("wasm", "typed"), endToEndCase("wasm", "rows"),
+    endToEndCase("js", "typed"), endToEndCase("js", "rows"),
+  ],
+  ratios: [
+    { label: "DRF kernel: WASM / JS", numerator: "drf.kernel.wasm", denominator: "drf.kernel.js", target: { op: "<=", value: 0.5 } },
+    { label: "DRF kernel / floor (WASM)", numerator: "drf.kernel.wasm", denominator: "floor.wasm", target: { op: "<=", value: 4 } },
+    { label: "DRF kernel / floor (JS)", numerator: "drf.kernel.js", denominator: "floor.js" },
+    { label: "floor: WASM / JS", numerator: "floor.wasm", denominator: "floor.js" },
+    { label: "DRF kernel (WASM) / YARN bisection", numerator: "drf.kernel.wasm", denominator: "baseline.yarn", target: { op: "<=", value: 0.2 } },
+    { label: "DRF kernel (WASM) / Mesos discrete DRF", numerator: "drf.kernel.wasm", denominator: "baseline.mesos" },
+    { label: "DRF kernel (JS) / YARN bisection", numerator: "drf.kernel.js", denominator: "baseline.yarn" },
+    { label: "engine.drf(typed) / kernel (WASM)", numerator: "drf.call.typed.wasm", denominator: "drf.kernel.wasm", target: { op: "<=", value: 1.25 } },
+    { label: "engine.drf(number[][]) / kernel (WASM)", numerator: "drf.call.rows.wasm", denominator: "drf.kernel.wasm" },
+    { label: "engine.drf(typed) / kernel (JS)", numerator: "drf.call.typed.js", denominator: "drf.kernel.js" },
+  ],
+};

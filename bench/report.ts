@@ -1,0 +1,77 @@
+// Turning measurements into the printed table and bench/results.json. Ratios are always
+// between cases measured in the same run.
+import type { BenchModule, RatioSpec, Size } from "./cases.js";
+import type { Measurement } from "./measure.js";
+
+export type Results = Map<string, Measurement>; // key: `${caseId}@${n}x${k}`
+
+export const resultKey = (id: string, s: Size): string => `${id}@${s.n}x${s.k}`;
+
+export function formatTime(ms: number): string {
+  if (ms < 1e-3) return `${(ms * 1e6).toFixed(0)} ns`;
+  if (ms < 1) return `${(ms * 1e3).toPrecision(3)} µs`;
+  if (ms < 1000) return `${ms.toPrecision(3)} ms`;
+  return `${(ms / 1000).toPrecision(3)} s`;
+}
+
+const sizeLabel = (s: Size): string => `N=1e${Math.round(Math.log10(s.n))} K=${s.k}`;
+
+export function ratioAt(results: Results, r: RatioSpec, s: Size): number | undefined {
+  const a = results.get(resultKey(r.numerator, s)), b = results.get(resultKey(r.denominator, s));
+  return a && b ? a.medianMs / b.medianMs : undefined;
+}
+
+/** time(largest N) / time(next N) at each K, when both were measured. */
+export function scalingAt(results: Results, id: string, large: Size, small: Size): number | undefined {
+  const a = results.get(resultKey(id, large)), b = results.get(resultKey(id, small));
+  return a && b ? a.medianMs / b.medianMs : undefined;
+}
+
+function fmtRatio(x: number | undefined): string {
+  if (x === undefined) return "";
+  return x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2);
+}
+
+function meets(x: number | undefined, t: RatioSpec["target"]): string {
+  if (!t || x === undefined) return "";
+  return (t.op === "<=" ? x <= t.value : x >= t.value) ? " ✓" : " ✗";
+}
+
+/** Pairs (large, small) of sizes with the same K and consecutive N, for the scaling column. */
+export function scalingPairs(sizes: Size[]): Array<[Size, Size]> {
+  const pairs: Array<[Size, Size]> = [];
+  for (const k of [...new Set(sizes.map((s) => s.k))]) {
+    const ns = sizes.filter((s) => s.k === k).sort((a, b) => a.n - b.n);
+    if (ns.length >= 2) pairs.push([ns[ns.length - 1], ns[ns.length - 2]]);
+  }
+  return pairs;
+}
+
+/** One markdown table per run: median times, then ratios, then the scaling columns. */
+export function markdownTable(modules: BenchModule[], sizes: Size[], results: Results): string {
+  const pairs = scalingPairs(sizes);
+  const head = ["", ...sizes.map(sizeLabel), ...pairs.map(([l, s]) => `t(1e${Math.log10(l.n)})/t(1e${Math.log10(s.n)}) K=${l.k}`), "target"];
+  const lines = [`| ${head.join(" | ")} |`, `|${head.map((_, i) => (i === 0 ? "---" : "---:")).join("|")}|`];
+  for (const m of modules) {
+    lines.push(`| **${m.name}: median time per call** |${head.slice(1).map(() => "").join(" |")} |`);
+    for (const c of m.cases) {
+      const cells = sizes.map((s) => {
+        const r = results.get(resultKey(c.id, s));
+        return r ? formatTime(r.medianMs) : "";
+      });
+      const scal = pairs.map(([l, s]) => fmtRatio(scalingAt(results, c.id, l, s)));
+      const target = c.id.startsWith("drf.kernel.wasm") ? "t(1e5)/t(1e4) <= 12" : "";
+      lines.push(`| ${c.label} | ${[...cells, ...scal, target].join(" | ")} |`);
+    }
+    lines.push(`| **${m.name}: ratios (same run)** |${head.slice(1).map(() => "").join(" |")} |`);
+    for (const r of m.ratios) {
+      const cells = sizes.map((s) => {
+        const x = ratioAt(results, r, s);
+        return fmtRatio(x) + (s === sizes[sizes.length - 1] ? meets(x, r.target) : "");
+      });
+      const target = r.target ? `${r.target.op} ${r.target.value} at the largest size` : "";
+      lines.push(`| ${r.label} | ${[...cells, ...pairs.map(() => ""), target].join(" | ")} |`);
+    }
+  }
+  return lines.join("\n");
+}

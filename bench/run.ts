@@ -1,0 +1,81 @@
+// `npm run bench`: every registered module at every size, one tinybench measurement per
+// case, then one table on stdout and bench/results.json. Options (for quick local runs):
+//   --sizes 1000x6,10000x6   only these N x K
+//   --only drf.kernel        only cases whose id starts with one of these (comma separated)
+import { writeFileSync } from "node:fs";
+import type { Size } from "./cases.js";
+import { machineInfo } from "./machine.js";
+import { measure, type Budget } from "./measure.js";
+import { registry } from "./registry.js";
+import { markdownTable, ratioAt, resultKey, scalingAt, scalingPairs, type Results } from "./report.js";
+
+const DEFAULT_SIZES: Size[] = [2, 6].flatMap((k) => [1e2, 1e3, 1e4, 1e5].map((n) => ({ n, k })));
+
+/** Large sizes get few samples: the whole run has to fit in about two minutes on 2 cores. */
+function budgetFor({ n }: Size): Budget {
+  if (n >= 1e5) return { timeMs: 250, minSamples: 4 };
+  if (n >= 1e4) return { timeMs: 150, minSamples: 8 };
+  return { timeMs: 100, minSamples: 16 };
+}
+
+function arg(name: string): string | undefined {
+  const at = process.argv.indexOf(name);
+  return at >= 0 ? process.argv[at + 1] : undefined;
+}
+
+async function main(): Promise<void> {
+  const sizes = arg("--sizes")?.split(",").map((s) => {
+    const [n, k] = s.split("x").map(Number);
+    return { n, k };
+  }) ?? DEFAULT_SIZES;
+  const only = arg("--only")?.split(",");
+  const modules = registry.map((m) => ({ ...m, cases: m.cases.filter((c) => !only || only.some((p) => c.id.startsWith(p))) }))
+    .filter((m) => m.cases.length > 0);
+  const machineAtStart = machineInfo();
+  const started = performance.now();
+  const results: Results = new Map();
+  // the first measurement of a process also warms tinybench and the engine loader; discard it
+  const first = modules[0]?.cases[0];
+  if (first) await measure("harness warm-up", first.prepare(sizes[0]), budgetFor(sizes[0]));
+  for (const size of sizes) {
+    for (const m of modules) {
+      for (const c of m.cases) {
+        const call = c.prepare(size);
+        const r = await measure(`${c.id} ${size.n}x${size.k}`, call, budgetFor(size));
+        results.set(resultKey(c.id, size), r);
+        process.stderr.write(`  ${c.id.padEnd(24)} N=${String(size.n).padEnd(6)} K=${size.k}  ${r.medianMs.toPrecision(4)} ms  (${r.samples} samples x ${r.reps})\n`);
+      }
+    }
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const machine = { ...machineInfo(), loadAverageAtStart: machineAtStart.loadAverage };
+  const table = markdownTable(modules, sizes, results);
+  console.log(`\nMachine: ${machine.cpu}, ${machine.cores} cores, ${machine.platform}/${machine.arch}, Node ${machine.node}, V8 ${machine.v8}; load average ${machine.loadAverageAtStart.join("/")} at start, ${machine.loadAverage.join("/")} at end; ${seconds.toFixed(0)} s.\n`);
+  console.log(table);
+  const pairs = scalingPairs(sizes);
+  const json = {
+    machine,
+    date: new Date().toISOString(),
+    seconds: Math.round(seconds),
+    sizes,
+    budgets: sizes.map((s) => ({ ...s, ...budgetFor(s) })),
+    modules: modules.map((m) => ({
+      name: m.name,
+      cases: m.cases.map((c) => ({
+        id: c.id,
+        label: c.label,
+        results: sizes.flatMap((s) => {
+          const r = results.get(resultKey(c.id, s));
+          return r ? [{ ...s, ...r }] : [];
+        }),
+        scaling: pairs.map(([l, s]) => ({ k: l.k, from: s.n, to: l.n, ratio: scalingAt(results, c.id, l, s) ?? null })),
+      })),
+      ratios: m.ratios.map((r) => ({ ...r, values: sizes.map((s) => ({ ...s, ratio: ratioAt(results, r, s) ?? null })) })),
+    })),
+  };
+  const out = new URL("./results.json", import.meta.url);
+  writeFileSync(out, JSON.stringify(json, null, 2) + "\n");
+  console.log(`\nwrote ${out.pathname}`);
+}
+
+await main();

@@ -1,0 +1,60 @@
+// A binary min-heap of (key, id) with lazy deletion: admission control peeks the smallest
+// tolerated queue count of the guaranteed queues in O(1) (amortised: stale tops are popped
+// once), inserts in O(log n), and a leaving queue is only marked dead. Ids must never be
+// reused (the scheduler numbers every admission afresh).
+
+export class LazyMinHeap {
+  private keys: number[] = [];
+  private ids: number[] = [];
+  private readonly dead = new Set<number>();
+
+  push(key: number, id: number): void {
+    const keys = this.keys, ids = this.ids;
+    let i = keys.length;
+    keys.push(key);
+    ids.push(id);
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (!(less(key, id, keys[p], ids[p]))) break;
+      keys[i] = keys[p]; ids[i] = ids[p];
+      i = p;
+    }
+    keys[i] = key; ids[i] = id;
+  }
+
+  /** Marks `id` removed; it disappears when it reaches the top. */
+  remove(id: number): void {
+    this.dead.add(id);
+  }
+
+  /** The live entry with the smallest key (ties: smallest id), or null. */
+  peek(): { key: number; id: number } | null {
+    while (this.keys.length > 0 && this.dead.has(this.ids[0])) {
+      this.dead.delete(this.ids[0]);
+      this.pop();
+    }
+    return this.keys.length > 0 ? { key: this.keys[0], id: this.ids[0] } : null;
+  }
+
+  private pop(): void {
+    const keys = this.keys, ids = this.ids;
+    const lastK = keys.pop()!, lastI = ids.pop()!;
+    const n = keys.length;
+    if (n === 0) return;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= n) break;
+      const r = l + 1;
+      const c = r < n && less(keys[r], ids[r], keys[l], ids[l]) ? r : l;
+      if (!less(keys[c], ids[c], lastK, lastI)) break;
+      keys[i] = keys[c]; ids[i] = ids[c];
+      i = c;
+    }
+    keys[i] = lastK; ids[i] = lastI;
+  }
+}
+
+function less(ka: number, ia: number, kb: number, ib: number): boolean {
+  return ka < kb || (ka === kb && ia < ib);
+}

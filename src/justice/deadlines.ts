@@ -1,0 +1,62 @@
+// Deadline types of papers/justice.txt §3.1 and SPEC §6. A job's deadline is D_i = x * T_i,
+// T_i its runtime with all the CPUs it can use (model.ts optimalRuntime), x the expansion factor:
+//   Fixed1x, Fixed2x       x = 1, x = 2
+//   Jockey1x2x, Jockey2x4x x picked from {1, 2} / {2, 4} with equal probability
+//   90loose                x = 2 with probability 0.9, else 1
+//   Aria1x3x, Aria2x4x     x uniform in [1, 3] / [2, 4]
+// Example: 10 tasks of 20 s on a cluster of >= 10 CPUs: T = 20 s; Fixed2x gives D = 40 s.
+// With capacity 4, T = 3 waves * 20 s = 60 s and Fixed2x gives 120 s.
+import { InputError, describeValue } from "../engine/errors.js";
+import type { Rng } from "../sim/random.js";
+import { type DeadlineJob, RUNTIME_MODELS, type RuntimeModel, optimalRuntime, taskDuration } from "./model.js";
+
+/**
+ * What T_i is. "requested" (default): the runtime with every CPU the job asks for
+ * (requestedTasks CPUs: one wave of d = compTime / requestedTasks seconds, in both runtime
+ * models), i.e. its runtime on an unconstrained cluster, as the paper takes T_i from the
+ * original traces. On a constrained cluster a job with more tasks than CPUs may then have an
+ * infeasible deadline (the Oracle drops it at submission). "capacity": the runtime with
+ * min(requestedTasks, capacity) CPUs on this cluster, so every deadline is feasible.
+ */
+export type DeadlineBasis = "requested" | "capacity";
+import { checkInt } from "./validate.js";
+
+export const DEADLINE_TYPES = ["Fixed1x", "Fixed2x", "Jockey1x2x", "Jockey2x4x", "90loose", "Aria1x3x", "Aria2x4x"] as const;
+export type DeadlineType = (typeof DEADLINE_TYPES)[number];
+
+/**
+ * The expansion factor x for the deadline type from one uniform draw u in [0, 1) (every type
+ * consumes exactly one draw, so the same job gets the same u under every type).
+ */
+export function expansionFactor(type: DeadlineType, rng: Rng): number {
+  const u = rng.next();
+  switch (type) {
+    case "Fixed1x": return 1;
+    case "Fixed2x": return 2;
+    case "Jockey1x2x": return u < 0.5 ? 1 : 2;
+    case "Jockey2x4x": return u < 0.5 ? 2 : 4;
+    case "90loose": return u < 0.9 ? 2 : 1;
+    case "Aria1x3x": return 1 + 2 * u;
+    case "Aria2x4x": return 2 + 2 * u;
+    default: throw new InputError("deadlineType", `unknown deadline type ${describeValue(type)} (known: ${DEADLINE_TYPES.join(", ")})`);
+  }
+}
+
+/**
+ * Returns copies of the jobs with `deadline = x * T_i` for the type, x drawn in job order from
+ * `rng` (one draw per job, fixed types included, so every type consumes the stream alike),
+ * T_i = the runtime with min(requestedTasks, capacity) CPUs in the given runtime model.
+ */
+export function assignDeadlines<J extends Omit<DeadlineJob, "deadline">>(
+  jobs: readonly J[], type: DeadlineType, capacity: number, rng: Rng, runtime: RuntimeModel = "waves",
+  basis: DeadlineBasis = "requested",
+): Array<J & { deadline: number; expansion: number }> {
+  if (!DEADLINE_TYPES.includes(type)) expansionFactor(type, rng); // throws the InputError
+  checkInt("capacity", capacity, 1);
+  if (!RUNTIME_MODELS.includes(runtime)) throw new InputError("runtime", `must be one of ${RUNTIME_MODELS.join(", ")} (got ${describeValue(runtime)})`);
+  return jobs.map((j) => {
+    const x = expansionFactor(type, rng);
+    const T = basis === "requested" ? taskDuration(j) : optimalRuntime(j, capacity, runtime);
+    return { ...j, deadline: x * T, expansion: x };
+  });
+}

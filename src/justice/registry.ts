@@ -1,0 +1,30 @@
+// Allocators of the deadline mode, registered by name. The four of the paper are built in.
+import { InputError, describeValue } from "../engine/errors.js";
+import type { Allocator, AllocatorFactory, AllocatorOptions } from "./allocator.js";
+import { baselineFsAllocator, reactiveFsAllocator } from "./allocators/fairshare.js";
+import { justiceAllocator } from "./allocators/justice.js";
+import { oracleAllocator } from "./allocators/oracle.js";
+
+const allocators = new Map<string, AllocatorFactory>();
+
+export function registerAllocator(f: AllocatorFactory): void {
+  if (allocators.has(f.name)) throw new Error(`allocator '${f.name}' is registered twice`);
+  allocators.set(f.name, f);
+}
+
+export function getAllocator(name: string): AllocatorFactory | undefined {
+  return allocators.get(name);
+}
+
+export function allocatorNames(): string[] {
+  return [...allocators.keys()];
+}
+
+/** Creates a registered allocator; unknown names are an InputError. */
+export function createAllocator(name: string, opts: AllocatorOptions): Allocator {
+  const f = allocators.get(name);
+  if (!f) throw new InputError("allocator", `unknown allocator ${describeValue(name)} (known: ${allocatorNames().join(", ")})`);
+  return f.create(opts);
+}
+
+for (const f of [justiceAllocator, baselineFsAllocator, reactiveFsAllocator, oracleAllocator]) registerAllocator(f);

@@ -1,0 +1,101 @@
+// The paper's fairness metrics (§4.2, SPEC §5), as time series:
+//   fairness degree  rho_i(t) = int_0^t g_i / int_0^t min(d_i, S_i),   S_i = w_i / sum_j w_j
+//   sharing benefit  Psi(t)   = sum_i max(rho_i(t) - 1, 0)
+//   sharing loss     Omega(t) = sum_i min(rho_i(t) - 1, 0)
+// g_i is what queue i holds and d_i what it demands (held + waiting), both as dominant
+// shares of the capacity (with one resource, fractions of it); both are piecewise
+// constant between observations, so the integrals are exact.
+//
+// Example (Table 1, C = 100, S = 50 each): after t1..t4, A got 160 under MLRF while a
+// private half would have given min(20,50) + min(40,50) + min(80,50) + min(90,50) = 160:
+// rho_A = 1; B got 240 against 50 * 4 = 200: rho_B = 1.2, Psi = 0.2, Omega = 0.
+// Edge values: a queue that never demanded anything has rho = NaN and counts in neither sum.
+
+export interface FairnessSeries {
+  t: number[];
+  rho: number[][];
+  psi: number[];
+  omega: number[];
+}
+
+export class FairnessTracker {
+  private readonly got: Float64Array;
+  private readonly due: Float64Array;
+  private readonly g: Float64Array;
+  private readonly d: Float64Array;
+  private readonly share: Float64Array;
+  private last = 0;
+  readonly series: FairnessSeries;
+
+  /** `weights`: w_i, so S_i = w_i / sum w (as a fraction of the capacity). */
+  constructor(weights: ArrayLike<number>) {
+    const n = weights.length;
+    let W = 0;
+    for (let i = 0; i < n; i++) W += weights[i];
+    this.share = Float64Array.from(weights, (w) => w / W);
+    this.got = new Float64Array(n);
+    this.due = new Float64Array(n);
+    this.g = new Float64Array(n);
+    this.d = new Float64Array(n);
+    this.series = { t: [], rho: Array.from({ length: n }, () => []), psi: [], omega: [] };
+  }
+
+  /** Integrates the current g and d up to time t. */
+  advance(t: number): void {
+    const dt = t - this.last;
+    if (dt > 0) {
+      for (let i = 0; i < this.g.length; i++) {
+        this.got[i] += this.g[i] * dt;
+        this.due[i] += Math.min(this.d[i], this.share[i]) * dt;
+      }
+      this.last = t;
+    }
+  }
+
+  /** From now on queue i holds g and demands d (dominant shares). */
+  set(i: number, g: number, d: number): void {
+    this.g[i] = g;
+    this.d[i] = d;
+  }
+
+  rho(i: number): number {
+    return this.due[i] > 0 ? this.got[i] / this.due[i] : NaN;
+  }
+
+  psi(): number {
+    let s = 0;
+    for (let i = 0; i < this.g.length; i++) {
+      const r = this.rho(i);
+      if (r > 1) s += r - 1;
+    }
+    return s;
+  }
+
+  omega(): number {
+    let s = 0;
+    for (let i = 0; i < this.g.length; i++) {
+      const r = this.rho(i);
+      if (r < 1) s += r - 1;
+    }
+    return s;
+  }
+
+  /** Appends the current values at time t to the series. */
+  sample(t: number): void {
+    this.series.t.push(t);
+    for (let i = 0; i < this.g.length; i++) this.series.rho[i].push(this.rho(i));
+    this.series.psi.push(this.psi());
+    this.series.omega.push(this.omega());
+  }
+}
+
+/** Fairness series of a step model run (1 time unit per step, one resource of C units). */
+export function stepFairness(records: ReadonlyArray<{ totalDemand: number[]; alloc: number[] }>, capacity: number, weights: number[]): FairnessSeries {
+  const f = new FairnessTracker(weights);
+  records.forEach((r, t) => {
+    r.alloc.forEach((a, i) => f.set(i, a / capacity, r.totalDemand[i] / capacity));
+    f.advance(t + 1);
+    f.sample(t + 1);
+  });
+  return f.series;
+}

@@ -1,0 +1,216 @@
+// H-LTRF, the paper's Algorithm 2 (SPEC §5): hierarchical long-term fairness with
+// starvation detection.
+//
+// Naive hierarchical LTRF (HierarchalLongTermAlloc): from the root, repeatedly step to the
+// child with pending tasks whose accumulated usage per weight U(G)/w(G) is smallest
+// (U of a group = sum over its children) and give one task to the leaf reached.
+// Starvation detection: the demanding leaf with the smallest U/w overall is served first
+// when it has waited at least T_wait since its last allocation (its wait restarts when it
+// has no pending tasks, and when it is served).
+//
+// Theorem 1: T_wait = 0 -> every allocation goes to the smallest demanding leaf, which is
+// single-level LTRF (Algorithm 1); T_wait = +Infinity -> the naive descent. We test the
+// wait with ">=" so T_wait = 0 holds exactly in discrete time, where several allocations
+// share one instant (the paper's ">" assumes each allocation happens at its own instant).
+//
+// Worked example (Fig. 2 of the paper): 12 units, 1-unit tasks of 1 time unit, groups
+// G1 = {A, B}, G2 = {C, D}. After the first demands (200, 10, 50, 60) U = <200, 10, 50, 60>,
+// so U(G1) = 210 and U(G2) = 110. New demands 20, 60, 40, 80 arrive at t = 27: the naive
+// descent picks G2 for every unit until U(G2) catches up with U(G1), so B, the leaf with the
+// least usage, gets nothing for floor(100 / 12) = 8 time units. With T_wait = 1, B has
+// waited 1 unit at t = 28 and is served first, one task per time unit until G1 is picked
+// again on its own merits.
+//
+// Edge values: a leaf whose next task does not fit is set aside for the rest of the call
+// (free resources only shrink: work-conserving); tasks needing nothing start at once (they
+// delay nobody); T_wait = Infinity never detects starvation.
+//
+// Cost per allocation: O(depth * log fanout) with one indexed heap per group and one over
+// the leaves.
+import { InputError, describeValue } from "../engine/errors.js";
+import { IndexedHeap } from "./heap.js";
+import type { QueueTree } from "./tree.js";
+
+export interface HltrfOptions {
+  /** Starvation threshold T_wait in time units (0: single-level LTRF; Infinity: the naive approach). */
+  tWait: number;
+  /** The paper breaks ties between siblings at random; "index" (default) prefers the lowest queue index. */
+  tieBreak?: "index" | "random";
+  /** Random numbers in [0, 1) for tieBreak "random" (seeded by the caller). */
+  random?: () => number;
+}
+
+export interface HltrfCall {
+  /** Time of this scheduling point. */
+  time: number;
+  /** Free resources, length K; reduced in place by what starts. */
+  free: Float64Array;
+  /** Demand of one task per leaf, N*K. */
+  tasks: Float64Array;
+  /** Pending tasks per leaf (whole numbers); not modified. */
+  pending: Float64Array;
+  /** Accumulated usage U per leaf; updated in place as tasks start. */
+  usage: Float64Array;
+  /** Usage one task adds per leaf. */
+  increments: Float64Array;
+  /** Out: tasks started per leaf (overwritten). */
+  count: Float64Array;
+}
+
+export class HLtrf {
+  readonly tree: QueueTree;
+  readonly tWait: number;
+  private readonly random: (() => number) | null;
+  /** Time since which each leaf has been waiting (its last allocation, or when it last had nothing pending). */
+  readonly waitSince: Float64Array;
+  /** Starvation-phase allocations so far, per leaf (for reports). */
+  readonly starvedServed: Float64Array;
+  private readonly nodeUsage: Float64Array;
+  private readonly leafHeap: IndexedHeap;
+  private readonly childHeap: IndexedHeap[];
+  private readonly left: Float64Array;
+  private readonly slotOf: Int32Array;
+  private readonly hadPending: Uint8Array;
+
+  constructor(tree: QueueTree, opts: HltrfOptions) {
+    const t = opts.tWait;
+    if (!(t >= 0) || Number.isNaN(t)) throw new InputError("tWait", `must be a number >= 0 or Infinity (got ${describeValue(t)})`);
+    if (opts.tieBreak !== undefined && opts.tieBreak !== "index" && opts.tieBreak !== "random") {
+      throw new InputError("tieBreak", `must be 'index' or 'random' (got ${describeValue(opts.tieBreak)})`);
+    }
+    if (opts.tieBreak === "random" && typeof opts.random !== "function") throw new InputError("random", "tieBreak 'random' needs a seeded random() function");
+    this.tree = tree;
+    this.tWait = t;
+    this.random = opts.tieBreak === "random" ? opts.random! : null;
+    this.waitSince = new Float64Array(tree.leaves);
+    this.starvedServed = new Float64Array(tree.leaves);
+    this.nodeUsage = new Float64Array(tree.nodes);
+    this.leafHeap = new IndexedHeap(tree.leaves);
+    this.childHeap = tree.children.map((c) => new IndexedHeap(c.length));
+    this.left = new Float64Array(tree.leaves);
+    this.hadPending = new Uint8Array(tree.leaves);
+    this.slotOf = new Int32Array(tree.nodes).fill(-1);
+    tree.children.forEach((cs) => cs.forEach((v, j) => (this.slotOf[v] = j)));
+  }
+
+  /** One scheduling point: starts tasks until no leaf has a pending task that fits. */
+  allocate(c: HltrfCall): void {
+    const { tree } = this;
+    const n = tree.leaves;
+    const k = c.free.length;
+    const { parent, weight } = tree;
+    const U = this.nodeUsage;
+    U.fill(0);
+    c.count.fill(0);
+    for (let i = 0; i < n; i++) {
+      this.left[i] = c.pending[i];
+      // Algorithm 2, lines 15-16: no pending tasks, no wait; a leaf that just got tasks
+      // starts waiting now (not when it last ran out).
+      if (c.pending[i] === 0 || !this.hadPending[i]) this.waitSince[i] = c.time;
+      this.hadPending[i] = c.pending[i] > 0 ? 1 : 0;
+      if (c.pending[i] === 0) continue;
+      if (isZero(c.tasks, i, k)) {
+        // needs nothing: starts now whatever the order
+        c.count[i] = c.pending[i];
+        c.usage[i] = c.usage[i] + c.pending[i] * c.increments[i];
+        this.left[i] = 0;
+        this.waitSince[i] = c.time;
+      }
+    }
+    for (let i = 0; i < n; i++) {
+      U[i] = c.usage[i];
+      for (let v = parent[i]; v >= 0; v = parent[v]) U[v] += c.usage[i];
+    }
+    // heaps: demanding leaves, and per group its children with a demanding leaf below
+    this.leafHeap.clear();
+    for (const h of this.childHeap) h.clear();
+    for (let i = 0; i < n; i++) {
+      this.leafHeap.update(i, U[i] / weight[i], i);
+      if (this.left[i] > 0) this.leafHeap.insert(i);
+    }
+    for (let v = 0; v < tree.nodes; v++) {
+      const p = parent[v];
+      if (p < 0) continue;
+      const slot = this.slot(v);
+      this.childHeap[p].update(slot, U[v] / weight[v], this.tie(v));
+    }
+    for (let i = 0; i < n; i++) if (this.left[i] > 0) this.activate(i);
+
+    const root = tree.root;
+    while (this.leafHeap.size > 0) {
+      const lowest = this.leafHeap.top();
+      let leaf: number;
+      let starved = false;
+      if (c.time - this.waitSince[lowest] >= this.tWait) {
+        leaf = lowest; // STARVATIONDETECTION found it
+        starved = true;
+      } else {
+        let v = root; // HIERARCHALLONGTERMALLOC
+        while (v >= n) v = tree.children[v][this.childHeap[v].top()];
+        leaf = v;
+      }
+      const base = leaf * k;
+      let fits = true;
+      for (let r = 0; r < k; r++) if (c.tasks[base + r] > c.free[r]) { fits = false; break; }
+      if (!fits) {
+        this.deactivate(leaf);
+        continue;
+      }
+      for (let r = 0; r < k; r++) c.free[r] = c.free[r] - c.tasks[base + r];
+      c.count[leaf] += 1;
+      if (starved && this.tWait > 0) this.starvedServed[leaf] += 1;
+      this.waitSince[leaf] = c.time;
+      const inc = c.increments[leaf];
+      c.usage[leaf] = c.usage[leaf] + inc;
+      U[leaf] = c.usage[leaf];
+      this.leafHeap.update(leaf, U[leaf] / weight[leaf]);
+      for (let v = leaf; parent[v] >= 0; v = parent[v]) {
+        const p = parent[v];
+        if (v !== leaf) U[v] += inc;
+        this.childHeap[p].update(this.slot(v), U[v] / weight[v], this.tie(v));
+      }
+      this.left[leaf] -= 1;
+      if (this.left[leaf] === 0) this.deactivate(leaf);
+    }
+  }
+
+  /** Forget the wait clocks (a new window starts with everyone even). */
+  resetWaits(time: number): void {
+    this.waitSince.fill(time);
+  }
+
+  private slot(v: number): number {
+    return this.slotOf[v];
+  }
+
+  private tie(v: number): number {
+    return this.random ? this.random() : this.tree.firstLeaf[v];
+  }
+
+  /** Leaf i has a pending task: it and every ancestor become candidates in their parents' heaps. */
+  private activate(i: number): void {
+    const { parent } = this.tree;
+    for (let v = i; parent[v] >= 0; v = parent[v]) {
+      const h = this.childHeap[parent[v]];
+      const s = this.slot(v);
+      if (h.has(s)) return;
+      h.insert(s);
+    }
+  }
+
+  /** Leaf i has nothing (more) to start in this call: remove it, and every group left with no candidate. */
+  private deactivate(i: number): void {
+    const { parent } = this.tree;
+    this.leafHeap.remove(i);
+    for (let v = i; parent[v] >= 0; v = parent[v]) {
+      const h = this.childHeap[parent[v]];
+      h.remove(this.slot(v));
+      if (h.size > 0) return;
+    }
+  }
+}
+
+function isZero(tasks: Float64Array, i: number, k: number): boolean {
+  for (let r = 0; r < k; r++) if (tasks[i * k + r] > 0) return false;
+  return true;
+}

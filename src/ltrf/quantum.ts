@@ -1,0 +1,123 @@
+// LTYARN's adaptive task quantum (Quantum Updater, §6.2.1 and Fig. 4 of the paper). Task
+// durations are unknown in advance, so a running task counts an assumed execution time:
+// the quantum Q of its application when it starts, raised to its running time once it runs
+// longer, and its actual running time when it finishes.
+//
+// Quanta live in a tree root -> parent queues -> leaf queues -> applications. Top-down
+// (arrows 1-3): a new node starts with its parent's quantum, the root with the admin's
+// threshold Q0. Bottom-up, at most every `refreshInterval` (arrows 4-7): an application's
+// quantum becomes the average running time of its finished tasks, and every queue's (and
+// the root's) the average of its children's quanta. Children with no finished task below
+// them yet are left out of the average (they only echo the initial guess back); a node
+// with no informed child keeps its quantum.
+//
+// Example: Q0 = 10. App a1 finishes tasks of 4 s and 8 s (Q = 6), a2 one of 12 s (Q = 12);
+// both in leaf queue "fb": Q(fb) = 9; "fb" is the only informed child of the root: Q0 = 9,
+// and a new app in an untouched queue now starts from 9.
+import { InputError, describeValue } from "../engine/errors.js";
+
+interface QNode {
+  parent: number;
+  children: number[];
+  q: number;
+  informed: boolean;
+  /** Applications: sum and count of finished running times. */
+  sum: number;
+  done: number;
+}
+
+export class QuantumUpdater {
+  private readonly nodes: QNode[] = [];
+  private readonly byKey = new Map<string, number>();
+  private readonly running = new Map<string, { app: number; start: number; q: number }>();
+  private nextRefresh: number;
+  readonly refreshInterval: number;
+
+  constructor(q0: number, refreshInterval = 1) {
+    if (!(q0 >= 0) || !Number.isFinite(q0)) throw new InputError("quantum", `must be a finite number >= 0 (got ${describeValue(q0)})`);
+    if (!(refreshInterval >= 0) || !Number.isFinite(refreshInterval)) throw new InputError("refreshInterval", `must be a finite number >= 0 (got ${describeValue(refreshInterval)})`);
+    this.refreshInterval = refreshInterval;
+    this.nextRefresh = 0;
+    this.nodes.push({ parent: -1, children: [], q: q0, informed: false, sum: 0, done: 0 });
+    this.byKey.set("q:", 0);
+  }
+
+  /** The queue node for a path (root = []), created top-down with inherited quanta. */
+  queue(path: readonly string[]): number {
+    let v = 0;
+    for (let j = 0; j < path.length; j++) v = this.child(v, "q:" + path.slice(0, j + 1).join("/"));
+    return v;
+  }
+
+  /** The application node `app` in queue `path`, created with the leaf queue's quantum. */
+  app(path: readonly string[], app: string): number {
+    return this.child(this.queue(path), "a:" + app);
+  }
+
+  quantum(node: number): number {
+    return this.nodes[node].q;
+  }
+
+  taskStarted(appNode: number, taskId: string, t: number): void {
+    this.running.set(taskId, { app: appNode, start: t, q: this.nodes[appNode].q });
+  }
+
+  /** Assumed execution time of a running task at time t: max(Q at its start, running time). */
+  assumed(taskId: string, t: number): number {
+    const r = this.running.get(taskId);
+    if (!r) throw new InputError("taskId", `no running task '${taskId}'`);
+    return Math.max(r.q, t - r.start);
+  }
+
+  /** Records the actual running time; returns it. */
+  taskFinished(taskId: string, t: number): number {
+    const r = this.running.get(taskId);
+    if (!r) throw new InputError("taskId", `no running task '${taskId}'`);
+    this.running.delete(taskId);
+    const a = this.nodes[r.app];
+    const d = t - r.start;
+    a.sum += d;
+    a.done++;
+    return d;
+  }
+
+  /** Bottom-up self-tuning, if the refresh interval has passed. */
+  refresh(t: number, force = false): void {
+    if (!force && t < this.nextRefresh) return;
+    this.nextRefresh = t + this.refreshInterval;
+    this.tune(0);
+  }
+
+  private tune(v: number): boolean {
+    const node = this.nodes[v];
+    if (node.children.length === 0) {
+      if (node.done > 0) {
+        node.q = node.sum / node.done;
+        node.informed = true;
+      }
+      return node.informed;
+    }
+    let s = 0, c = 0;
+    for (const ch of node.children) {
+      if (this.tune(ch)) {
+        s += this.nodes[ch].q;
+        c++;
+      }
+    }
+    if (c > 0) {
+      node.q = s / c;
+      node.informed = true;
+    }
+    return node.informed;
+  }
+
+  private child(parent: number, key: string): number {
+    let id = this.byKey.get(key);
+    if (id !== undefined) return id;
+    id = this.nodes.length;
+    this.nodes.push({ parent, children: [], q: this.nodes[parent].q, informed: false, sum: 0, done: 0 });
+    this.nodes[parent].children.push(id);
+    this.byKey.set(key, id);
+    return id;
+  }
+}

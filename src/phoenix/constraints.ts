@@ -1,0 +1,107 @@
+// Worker attributes and task constraints (SPEC §7, papers/phoenix.txt §III-A).
+//
+// A worker is a vector of 8 numeric attributes; categorical ones (ISA, platform family) are
+// small integer codes. A constraint is `attribute op value` with op in <, >, =, and is hard
+// (must hold) or soft (may be relaxed when it cannot be met or, for Phoenix, when the
+// resource it asks for is congested). Example: a worker <x86_64, 16 cores, 64 GB, 4 disks,
+// kernel 4.4, platform 2, 2.6 GHz, 10 Gbps> satisfies `cores > 8` and `ethernet = 10` but not
+// `clock > 3.0`.
+import { InputError, describeValue } from "../engine/errors.js";
+
+export const ATTRIBUTES = ["isa", "cores", "memoryGb", "disks", "kernel", "platform", "clockGhz", "ethernetGbps"] as const;
+export type Attribute = (typeof ATTRIBUTES)[number];
+export const ATTR_INDEX: Record<Attribute, number> = Object.fromEntries(ATTRIBUTES.map((a, i) => [a, i])) as Record<Attribute, number>;
+export const NUM_ATTRIBUTES = ATTRIBUTES.length;
+
+/** Codes of the categorical attributes. */
+export const ISA_NAMES = ["x86_64", "arm64", "power9"] as const;
+
+export type Op = "<" | ">" | "=";
+
+export interface Constraint {
+  attr: Attribute;
+  op: Op;
+  value: number;
+  /** Hard constraints must hold; soft ones may be relaxed. */
+  hard: boolean;
+}
+
+/** Workers' attributes, worker-major: attrs[w * NUM_ATTRIBUTES + a]. */
+export interface Machines {
+  count: number;
+  attrs: Float64Array;
+}
+
+export function satisfies(m: Machines, worker: number, c: Constraint): boolean {
+  const x = m.attrs[worker * NUM_ATTRIBUTES + ATTR_INDEX[c.attr]];
+  switch (c.op) {
+    case "<": return x < c.value;
+    case ">": return x > c.value;
+    case "=": return x === c.value;
+  }
+}
+
+export function satisfiesAll(m: Machines, worker: number, cs: readonly Constraint[]): boolean {
+  for (const c of cs) if (!satisfies(m, worker, c)) return false;
+  return true;
+}
+
+/** A stable text key, e.g. `cores>8!` (the `!` marks a hard constraint). */
+export function constraintKey(c: Constraint): string {
+  return `${c.attr}${c.op}${c.value}${c.hard ? "!" : "?"}`;
+}
+
+/** Checks a constraint's shape; `field` names it in errors, e.g. `jobs[3].constraints[1]`. */
+export function validateConstraint(field: string, c: unknown): Constraint {
+  if (c === null || typeof c !== "object") throw new InputError(field, `expected a constraint object, got ${describeValue(c)}`);
+  const { attr, op, value, hard } = c as Record<string, unknown>;
+  if (typeof attr !== "string" || !(attr in ATTR_INDEX)) throw new InputError(`${field}.attr`, `must be one of ${ATTRIBUTES.join(", ")}, got ${describeValue(attr)}`);
+  if (op !== "<" && op !== ">" && op !== "=") throw new InputError(`${field}.op`, `must be '<', '>' or '=', got ${describeValue(op)}`);
+  if (typeof value !== "number" || !Number.isFinite(value)) throw new InputError(`${field}.value`, `must be a finite number, got ${describeValue(value)}`);
+  if (typeof hard !== "boolean") throw new InputError(`${field}.hard`, `must be true or false, got ${describeValue(hard)}`);
+  return { attr: attr as Attribute, op, value, hard };
+}
+
+/**
+ * Interns constraint sets and caches, per set, the workers that satisfy it and, per single
+ * constraint, its supply (how many workers satisfy it): the CRV denominator.
+ */
+export class ConstraintIndex {
+  readonly machines: Machines;
+  private readonly ids = new Map<string, number>();
+  readonly list: Constraint[] = [];
+  readonly supply: number[] = [];
+  private readonly eligibleCache = new Map<string, Int32Array>();
+
+  constructor(machines: Machines) {
+    this.machines = machines;
+  }
+
+  /** Dense id of a single constraint (first use counts its supply). */
+  id(c: Constraint): number {
+    const key = constraintKey(c);
+    let id = this.ids.get(key);
+    if (id === undefined) {
+      id = this.list.length;
+      this.ids.set(key, id);
+      this.list.push(c);
+      let n = 0;
+      for (let w = 0; w < this.machines.count; w++) if (satisfies(this.machines, w, c)) n++;
+      this.supply.push(n);
+    }
+    return id;
+  }
+
+  /** Workers satisfying every constraint in `cs`, ascending. */
+  eligible(cs: readonly Constraint[]): Int32Array {
+    const key = cs.map(constraintKey).sort().join("&");
+    let e = this.eligibleCache.get(key);
+    if (!e) {
+      const out: number[] = [];
+      for (let w = 0; w < this.machines.count; w++) if (satisfiesAll(this.machines, w, cs)) out.push(w);
+      e = Int32Array.from(out);
+      this.eligibleCache.set(key, e);
+    }
+    return e;
+  }
+}

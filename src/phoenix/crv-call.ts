@@ -1,0 +1,108 @@
+// engine.crvReorder: validates the caller's arrays, stages them for the kernel (assembly/crv.ts
+// or its twin src/kernels/js/crv.ts) and turns kernel statuses into InputErrors naming the
+// field and index. One call reorders every queue of a round.
+import type { KernelBackend } from "../kernels/backend.js";
+import { Status } from "../kernels/status.js";
+import { InputError, describeValue } from "../engine/errors.js";
+import { vectorLength } from "../engine/marshal.js";
+
+export type QueueMode = "fifo" | "srpt" | "crv" | 0 | 1 | 2;
+
+export interface CrvReorderInput {
+  /** Q+1 task offsets: queue j holds tasks queueOffsets[j] .. queueOffsets[j+1]-1, head first. */
+  queueOffsets: ArrayLike<number>;
+  /** Per task (T): CRV score, max over the task's constraints of demand/supply (0 = unconstrained). */
+  crv: ArrayLike<number>;
+  /** Per task (T): estimated (remaining) runtime in seconds, the SRPT key. */
+  runtime: ArrayLike<number>;
+  /** Per task (T): times the task was bypassed so far (whole number >= 0). */
+  slack: ArrayLike<number>;
+  /** Per queue (Q): 'fifo' (keep), 'srpt' or 'crv' (or 0 / 1 / 2). */
+  mode: ArrayLike<QueueMode>;
+  /** A task whose slack reached this is never bypassed again. Default 5 (papers/phoenix.txt §V-A). */
+  slackThreshold?: number;
+}
+
+export interface CrvReorderResult {
+  /** T: order[k] = input index of the task now at global position k (queues stay in their ranges). */
+  order: Uint32Array;
+  /** T: updated slack of each task, indexed like the input. */
+  slack: Int32Array;
+  /** Tasks now ahead of a task that was ahead of them. */
+  reordered: number;
+}
+
+export const DEFAULT_SLACK_THRESHOLD = 5;
+
+const MODE_CODE: Record<string, number> = { fifo: 0, srpt: 1, crv: 2 };
+
+export function runCrvReorder(kernels: KernelBackend, input: CrvReorderInput): CrvReorderResult {
+  if (input === null || typeof input !== "object") throw new InputError("input", `expected an object, got ${describeValue(input)}`);
+  const { queueOffsets, crv, runtime, slack, mode } = input;
+  const thr = input.slackThreshold ?? DEFAULT_SLACK_THRESHOLD;
+  if (!Number.isInteger(thr) || thr < 0 || thr > 2 ** 31 - 1) {
+    throw new InputError("slackThreshold", `must be a whole number >= 0 (got ${describeValue(thr)})`);
+  }
+  const q1 = vectorLength("queueOffsets", queueOffsets);
+  if (q1 === 0) throw new InputError("queueOffsets", "must hold Q+1 offsets (at least [0])");
+  const q = q1 - 1;
+  const t = vectorLength("crv", crv);
+  for (const [field, v] of [["runtime", runtime], ["slack", slack]] as const) {
+    const len = vectorLength(field, v);
+    if (len !== t) throw new InputError(field, `has length ${len}, expected T=${t} (one per task, like crv)`);
+  }
+  const ml = vectorLength("mode", mode);
+  if (ml !== q) throw new InputError("mode", `has length ${ml}, expected Q=${q} (one per queue)`);
+
+  const s = kernels.stageCrv(q, t);
+  for (let j = 0; j <= q; j++) s.offsets[j] = wholeNumber("queueOffsets", j, queueOffsets[j]);
+  for (let j = 0; j < q; j++) {
+    const m = mode[j];
+    const code = typeof m === "string" ? MODE_CODE[m] : m;
+    if (code !== 0 && code !== 1 && code !== 2) {
+      throw new InputError(`mode[${j}]`, `must be 'fifo', 'srpt' or 'crv' (or 0, 1, 2), got ${describeValue(m)}`);
+    }
+    s.mode[j] = code;
+  }
+  for (let i = 0; i < t; i++) {
+    s.score[i] = numberAt("crv", i, crv[i]);
+    s.runtime[i] = numberAt("runtime", i, runtime[i]);
+    const x = slack[i];
+    if (typeof x !== "number" || !Number.isInteger(x) || x < 0 || x > 2 ** 31 - 2) {
+      throw new InputError(`slack[${i}]`, `must be a whole number >= 0 (got ${describeValue(x)})`);
+    }
+    s.slack[i] = x;
+  }
+  const st = kernels.runCrv(q, t, thr);
+  if (st.code !== Status.OK) throw crvError(st.code, st.index, kernels.stageCrv(q, t), t);
+  return { order: s.order.slice(), slack: s.slackOut.slice(), reordered: st.reordered };
+}
+
+function wholeNumber(field: string, i: number, x: unknown): number {
+  if (typeof x !== "number" || !Number.isInteger(x) || x < 0 || x > 2 ** 32 - 1) {
+    throw new InputError(`${field}[${i}]`, `must be a whole number >= 0 (got ${describeValue(x)})`);
+  }
+  return x;
+}
+
+function numberAt(field: string, i: number, x: unknown): number {
+  if (typeof x !== "number") throw new InputError(`${field}[${i}]`, `must be a number, got ${describeValue(x)}`);
+  return x;
+}
+
+function crvError(code: Status, i: number, s: { offsets: Uint32Array; score: Float64Array; runtime: Float64Array }, t: number): InputError {
+  switch (code) {
+    case Status.CrvOffset:
+      return new InputError(`queueOffsets[${i}]`, `must start at 0, never decrease and end at T=${t} (got ${s.offsets[i]})`);
+    case Status.CrvScore:
+      return new InputError(`crv[${i}]`, `must be a finite number >= 0 (got ${describeValue(s.score[i])})`);
+    case Status.CrvRuntime:
+      return new InputError(`runtime[${i}]`, `must be a finite number >= 0 (got ${describeValue(s.runtime[i])})`);
+    case Status.CrvSlack:
+      return new InputError(i < 0 ? "slackThreshold" : `slack[${i}]`, "must be >= 0");
+    case Status.CrvMode:
+      return new InputError(`mode[${i}]`, "must be 0, 1 or 2");
+    default:
+      return new InputError("input", `kernel returned unknown status ${code as number}`);
+  }
+}

@@ -1,0 +1,35 @@
+// Response-time percentiles of the node-level mode (SPEC §7 metrics): p50/p90/p99 for short and
+// long jobs, constrained and unconstrained. Percentiles use the nearest-rank definition:
+// p-th percentile of n sorted values = value at rank ceil(p/100 * n), e.g. p90 of 1..10 = 9.
+import type { JobOutcome } from "./node-sim.js";
+
+export interface Percentiles {
+  count: number;
+  p50: number | null;
+  p90: number | null;
+  p99: number | null;
+}
+
+export function percentile(sorted: ArrayLike<number>, p: number): number | null {
+  const n = sorted.length;
+  if (n === 0) return null;
+  const rank = Math.min(n, Math.max(1, Math.ceil((p / 100) * n)));
+  return sorted[rank - 1];
+}
+
+export function percentiles(values: number[]): Percentiles {
+  const s = Float64Array.from(values).sort();
+  return { count: s.length, p50: percentile(s, 50), p90: percentile(s, 90), p99: percentile(s, 99) };
+}
+
+export type Group = "short" | "short-constrained" | "short-unconstrained" | "long" | "long-constrained" | "long-unconstrained";
+export const GROUPS: readonly Group[] = ["short", "short-constrained", "short-unconstrained", "long", "long-constrained", "long-unconstrained"];
+
+export function groupStats(jobs: readonly JobOutcome[]): Record<Group, Percentiles> {
+  const pick = (long: boolean, c: boolean | null) =>
+    percentiles(jobs.filter((j) => !j.rejected && j.long === long && (c === null || j.constrained === c)).map((j) => j.response));
+  return {
+    short: pick(false, null), "short-constrained": pick(false, true), "short-unconstrained": pick(false, false),
+    long: pick(true, null), "long-constrained": pick(true, true), "long-unconstrained": pick(true, false),
+  };
+}

@@ -1,0 +1,546 @@
+// The node-level discrete-event simulator of SPEC §7 (separate from the queue-level one in
+// src/sim): one execution slot and one queue per worker, late binding, probes, a central
+// scheduler for long jobs, heartbeats, and queue reordering through engine.crvReorder —
+// one kernel call per reordering round over every queue that changed, never one per queue.
+//
+// Time line of a short job (probe ratio 2, network round trip 0.5 ms): it arrives at t,
+// sends 2n probes that reach their workers at t + 0.25 ms; when a probe reaches the head of
+// an idle worker the worker asks the job's scheduler for a task and gets one (or a cancel,
+// when all n tasks are already bound) 0.5 ms later; the task then runs its trace duration.
+// Its response time is the end of its last task minus t.
+//
+// Events at one instant run in (time, sequence) order; the reordering round ("flush") of an
+// instant is scheduled behind every event already queued for it, so all probes that land
+// together are ordered together before an idle worker picks its next entry.
+import type { Engine } from "../engine/engine.js";
+import { InputError, describeValue } from "../engine/errors.js";
+import { Rng } from "../sim/random.js";
+import { ConstraintIndex, satisfiesAll, type Constraint, type Machines } from "./constraints.js";
+import { EventQueue } from "./event-queue.js";
+import { generateMachines } from "./machines.js";
+import { CrvTable, WorkerHistory } from "./monitor.js";
+import { getNodePolicy, type NodePolicy } from "./policies.js";
+import type { PhoenixJob } from "./workload.js";
+
+export interface NodeSimOptions {
+  engine: Engine;
+  policy: string | NodePolicy;
+  workers: number;
+  seed: number;
+  /** Long-job cutoff on the mean task duration, seconds (eagle-trace.ts EAGLE_CUTOFFS). */
+  cutoff: number;
+  /** Worker attributes; default: generated from the seed (machines.ts). */
+  machines?: Machines;
+  /** Probes per task. Default 2. */
+  probeRatio?: number;
+  /** Round trip of a probe's task request, seconds. Default 0.0005. */
+  networkDelay?: number;
+  /** Heartbeat (CRV monitor, state sharing), seconds. Default 9. */
+  heartbeat?: number;
+  /** Times a task may be bypassed. Default 5. */
+  slackThreshold?: number;
+  /** CRV above which a constraint counts as congested. Default 1 (more waiting tasks than workers). */
+  crvThreshold?: number;
+  /** E[W] in seconds above which a worker counts as congested. Default 90 (one Yahoo cutoff). */
+  qwaitThreshold?: number;
+  /** Fraction of workers reserved for short tasks (when the policy partitions). Default 0.02. */
+  shortOnlyFraction?: number;
+  /** Victims an idle worker contacts per stealing attempt (Hawk). Default 10. */
+  stealAttempts?: number;
+  /** Tasks per worker in the E[W] history. Default 16. */
+  historyLength?: number;
+}
+
+export interface JobOutcome {
+  arrival: number;
+  /** End of the last task, or NaN when rejected. */
+  end: number;
+  response: number;
+  long: boolean;
+  constrained: boolean;
+  /** Set when the job could not run, e.g. no worker satisfies its hard constraints. */
+  rejected?: string;
+  relaxedSoft: number;
+}
+
+export interface NodeSimResult {
+  policy: string;
+  workers: number;
+  jobs: JobOutcome[];
+  /** Tasks moved ahead of a task that was ahead of them, over all reordering rounds. */
+  reorderedTasks: number;
+  /** Of those, in rounds that used CRV mode on at least one queue. */
+  crvReorderedTasks: number;
+  reorderRounds: number;
+  /** Worker-queue reorderings in CRV mode (queue x round). */
+  crvQueueRounds: number;
+  stolenProbes: number;
+  cancelledProbes: number;
+  /** Busy task-seconds / (workers x (last end - first arrival)). */
+  utilization: number;
+  makespan: number;
+  events: number;
+}
+
+const ARRIVE = 0, PROBE = 1, GRANT = 2, END = 3, FREE = 4, HEARTBEAT = 5, FLUSH = 6;
+const IDLE = 0, REQUESTING = 1, RUNNING = 2;
+
+interface Job {
+  spec: PhoenixJob;
+  n: number;
+  long: boolean;
+  next: number;
+  done: number;
+  end: number;
+  ids: number[];
+  active: Constraint[];
+  rejected?: string;
+  relaxed: number;
+}
+
+interface Entry {
+  job: Job;
+  /** Bound task for a long task placed centrally; -1 for a probe. */
+  task: number;
+  slack: number;
+  enq: number;
+}
+
+export function simulateNodes(jobsIn: readonly PhoenixJob[], opts: NodeSimOptions): NodeSimResult {
+  const o = checkOptions(opts);
+  const policy = typeof opts.policy === "string" ? getNodePolicy(opts.policy) : opts.policy;
+  const W = o.workers;
+  const rng = new Rng(o.seed);
+  const placeRng = rng.fork();
+  const stealRng = rng.fork();
+  const machines = opts.machines ?? generateMachines(W, rng.fork());
+  if (machines.count !== W) throw new InputError("machines", `describes ${machines.count} workers, expected workers=${W}`);
+  const index = new ConstraintIndex(machines);
+  const crv = new CrvTable(index.supply);
+  const history = new WorkerHistory(W, o.historyLength);
+  const shortOnly = policy.partition ? Math.floor(W * o.shortOnlyFraction) : 0;
+
+  const jobs: Job[] = jobsIn.map((spec, i) => {
+    if (!(spec.durations instanceof Float64Array) || spec.durations.length === 0) throw new InputError(`jobs[${i}].durations`, "must be a non-empty Float64Array");
+    if (!Number.isFinite(spec.arrival)) throw new InputError(`jobs[${i}].arrival`, `must be finite (got ${describeValue(spec.arrival)})`);
+    return { spec, n: spec.durations.length, long: spec.estimate > o.cutoff, next: 0, done: 0, end: NaN, ids: [], active: [], relaxed: 0 };
+  });
+
+  // worker state
+  const queues: Entry[][] = Array.from({ length: W }, () => []);
+  const state = new Uint8Array(W);
+  const current: (Entry | null)[] = new Array(W).fill(null);
+  const currentTask = new Int32Array(W).fill(-1);
+  const taskStart = new Float64Array(W);
+  const longLoad = new Int32Array(W); // long entries queued or running
+  const longSnapshot = new Uint8Array(W); // longLoad > 0 at the last heartbeat
+  const longFreeEst = new Float64Array(W); // central scheduler's view of each worker's long backlog
+  const flagged = new Uint8Array(W); // CRV mode (Phoenix), set at heartbeats
+  const waitEst = new Float64Array(W); // E[W] per worker at the last heartbeat (Phoenix)
+  const dirty = new Uint8Array(W);
+  const dirtyList: number[] = [];
+
+  const ev = new EventQueue();
+  let now = -Infinity;
+  let flushPending = false;
+  let active = 0;
+  let busy = 0;
+  const stats = { reorderedTasks: 0, crvReorderedTasks: 0, reorderRounds: 0, crvQueueRounds: 0, stolenProbes: 0, cancelledProbes: 0, events: 0 };
+  const rtt = o.networkDelay;
+
+  for (let i = 0; i < jobs.length; i++) ev.push(jobs[i].spec.arrival, ARRIVE, i);
+  if (jobs.length > 0) ev.push(Math.min(...jobs.map((j) => j.spec.arrival)), HEARTBEAT);
+  let hot = false; // some constraint's CRV above the threshold (last heartbeat)
+
+  const markDirty = (w: number): void => {
+    if (!dirty[w]) {
+      dirty[w] = 1;
+      dirtyList.push(w);
+    }
+    if (!flushPending) {
+      flushPending = true;
+      ev.push(now, FLUSH);
+    }
+  };
+
+  const enqueue = (w: number, e: Entry): void => {
+    e.enq = now;
+    queues[w].push(e);
+    markDirty(w);
+  };
+
+  const launched = (j: Job): void => {
+    for (const c of j.ids) crv.add(c, -1);
+  };
+
+  const startTask = (w: number, e: Entry, task: number, at: number): void => {
+    state[w] = RUNNING;
+    current[w] = e;
+    currentTask[w] = task;
+    taskStart[w] = at;
+    ev.push(at + e.job.spec.durations[task], END, w);
+  };
+
+  /** The worker takes its head entry (or its sticky probe's next task). */
+  const serve = (w: number, e: Entry): void => {
+    const j = e.job;
+    if (e.task >= 0) {
+      startTask(w, e, e.task, now);
+      return;
+    }
+    // late binding: ask the job's scheduler; the answer arrives one round trip later
+    state[w] = REQUESTING;
+    current[w] = e;
+    if (j.next < j.n) {
+      const task = j.next++;
+      launched(j);
+      currentTask[w] = task;
+      ev.push(now + rtt, GRANT, w, task);
+    } else {
+      stats.cancelledProbes++;
+      currentTask[w] = -1;
+      ev.push(now + rtt, FREE, w);
+    }
+  };
+
+  const dispatch = (w: number): void => {
+    if (state[w] !== IDLE) return;
+    const q = queues[w];
+    if (q.length === 0 && policy.stealing && w < shortOnlyOrAll()) steal(w);
+    if (q.length === 0) return;
+    const e = q.shift()!;
+    serve(w, e);
+  };
+  // Hawk steals on workers of the short-only partition (they never hold long tasks); without a
+  // partition every worker may steal.
+  const shortOnlyOrAll = (): number => (shortOnly > 0 ? shortOnly : W);
+
+  const steal = (thief: number): void => {
+    for (let k = 0; k < o.stealAttempts; k++) {
+      const v = stealRng.int(0, W - 1);
+      if (v === thief) continue;
+      const q = queues[v];
+      if (q.length === 0) continue;
+      // Hawk steals the short probes queued behind a long task (running or queued)
+      let from = state[v] !== IDLE && current[v]?.job.long ? 0 : q.findIndex((x) => x.job.long);
+      if (from < 0) continue;
+      const keep: Entry[] = [];
+      const take: Entry[] = [];
+      for (let i = 0; i < q.length; i++) {
+        const x = q[i];
+        if (i >= from && !x.job.long && x.job.next < x.job.n && satisfiesAll(machines, thief, x.job.active)) take.push(x);
+        else keep.push(x);
+      }
+      if (take.length === 0) continue;
+      queues[v] = keep;
+      for (const x of take) queues[thief].push(x);
+      stats.stolenProbes += take.length;
+      return;
+    }
+  };
+
+  const eligibleFor = (j: Job, i: number): Int32Array | null => {
+    const spec = j.spec;
+    let cs = spec.constraints;
+    if (policy.relaxCongestedSoft && cs.some((c) => !c.hard)) {
+      const kept = cs.filter((c) => c.hard || crv.score([index.id(c)]) <= o.crvThreshold);
+      j.relaxed += cs.length - kept.length;
+      cs = kept;
+    }
+    let e = index.eligible(cs);
+    if (e.length === 0 && cs.some((c) => !c.hard)) {
+      // soft constraints are relaxed when no worker satisfies them
+      const hard = cs.filter((c) => c.hard);
+      j.relaxed += cs.length - hard.length;
+      cs = hard;
+      e = index.eligible(cs);
+    }
+    if (e.length === 0) {
+      j.rejected = "no worker satisfies its hard constraints";
+      return null;
+    }
+    j.active = cs;
+    j.ids = cs.map((c) => index.id(c));
+    void i;
+    return e;
+  };
+
+  const placeCentral = (j: Job, eligible: Int32Array): void => {
+    let cand = Array.from(eligible).filter((w) => w >= shortOnly);
+    if (cand.length === 0) cand = Array.from(eligible);
+    // min-heap of candidate workers by estimated free time of their long backlog
+    const key = (w: number) => Math.max(now, longFreeEst[w]);
+    const h = cand.sort((a, b) => key(a) - key(b) || a - b);
+    // h is sorted, hence already a valid heap
+    const less = (a: number, b: number) => key(a) < key(b) || (key(a) === key(b) && a < b);
+    for (let t = 0; t < j.n; t++) {
+      const w = h[0];
+      longFreeEst[w] = key(w) + j.spec.estimate;
+      // sift the root down
+      let i = 0;
+      for (;;) {
+        let c = 2 * i + 1;
+        if (c >= h.length) break;
+        if (c + 1 < h.length && less(h[c + 1], h[c])) c++;
+        if (!less(h[c], w)) break;
+        h[i] = h[c];
+        i = c;
+      }
+      h[i] = w;
+      longLoad[w]++;
+      ev.push(now + rtt / 2, PROBE, w, entryId(j, t));
+    }
+  };
+
+  // probes and centrally placed tasks in flight, addressed by id
+  const inFlight = new Map<number, Entry>();
+  let nextEntry = 0;
+  const entryId = (j: Job, task: number): number => {
+    const id = nextEntry++;
+    inFlight.set(id, { job: j, task, slack: 0, enq: 0 });
+    return id;
+  };
+
+  const marker = new Int32Array(W);
+  let mark = 0;
+  const placeProbes = (j: Job, eligible: Int32Array): void => {
+    const count = o.probeRatio * (j.n - j.next);
+    let preferred: number[] | Int32Array = eligible;
+    const fallback: number[] = [];
+    if (policy.succinctState) {
+      const p: number[] = [];
+      for (const w of eligible) (longSnapshot[w] ? fallback : p).push(w);
+      preferred = p;
+    }
+    const targets = policy.waitAwareProbes && hot ? sampleByWait(preferred, count) : sample(preferred, count);
+    if (targets.length < count && fallback.length > 0) for (const w of sample(fallback, count - targets.length)) targets.push(w);
+    // fewer eligible workers than probes: the remaining probes go round the set again
+    for (let k = 0; targets.length < count; k++) targets.push(targets[k]);
+    for (const w of targets) ev.push(now + rtt / 2, PROBE, w, entryId(j, -1));
+  };
+
+  /**
+   * Phoenix under congestion: within the long-free eligible workers (as Eagle), a uniform
+   * sample of up to 2k, of which the k with the lowest E[W] win; only when that set is
+   * exhausted do probes go to workers holding long work. Example: k = 2, long-free sample
+   * {A: E[W] 3 s, B: 400 s, C: 0 s, D: 40 s} -> C and A.
+   */
+  const sampleByWait = (preferred: ArrayLike<number>, k: number): number[] => {
+    const cand = sample(preferred, Math.min(preferred.length, 2 * k));
+    const order = cand.map((_, i) => i).sort((x, y) => waitEst[cand[x]] - waitEst[cand[y]] || x - y);
+    return order.slice(0, k).map((i) => cand[i]);
+  };
+
+  /** Up to k distinct members of xs, uniformly. */
+  const sample = (xs: ArrayLike<number>, k: number): number[] => {
+    const m = xs.length;
+    if (m === 0) return [];
+    if (k >= m) return placeRng.shuffle(Array.from(xs));
+    const out: number[] = [];
+    mark++;
+    if (k * 3 < m) {
+      while (out.length < k) {
+        const w = xs[placeRng.int(0, m - 1)];
+        if (marker[w] !== mark) {
+          marker[w] = mark;
+          out.push(w);
+        }
+      }
+      return out;
+    }
+    const copy = Array.from(xs);
+    for (let i = 0; i < k; i++) {
+      const r = i + placeRng.int(0, m - 1 - i);
+      const t = copy[i]; copy[i] = copy[r]; copy[r] = t;
+      out.push(copy[i]);
+    }
+    return out;
+  };
+
+  const arrive = (j: Job, i: number): void => {
+    const eligible = eligibleFor(j, i);
+    if (!eligible) return;
+    active++;
+    for (const c of j.ids) crv.add(c, j.n);
+    if (j.long && policy.longJobs === "central") placeCentral(j, eligible);
+    else placeProbes(j, eligible);
+  };
+
+  const queueKey = (e: Entry): number => e.job.spec.estimate * Math.max(1, e.job.n - e.job.next);
+  const modeOf = (w: number): 0 | 1 | 2 => (policy.crvReordering && flagged[w] ? 2 : policy.baseMode);
+
+  /** One kernel call reorders every listed queue. */
+  const reorder = (ws: readonly number[]): void => {
+    const sel = ws.filter((w) => queues[w].length >= 2 && modeOf(w) !== 0);
+    if (sel.length === 0) return;
+    let t = 0;
+    for (const w of sel) t += queues[w].length;
+    const offsets = new Uint32Array(sel.length + 1);
+    const score = new Float64Array(t), runtime = new Float64Array(t), slack = new Int32Array(t);
+    const mode = new Uint8Array(sel.length);
+    const flat: Entry[] = new Array(t);
+    let k = 0, anyCrv = false;
+    sel.forEach((w, qi) => {
+      offsets[qi] = k;
+      mode[qi] = modeOf(w);
+      if (mode[qi] === 2) { anyCrv = true; stats.crvQueueRounds++; }
+      for (const e of queues[w]) {
+        flat[k] = e;
+        // long tasks were placed by the central scheduler: CRV promotes short probes only
+        score[k] = e.task >= 0 ? 0 : crv.score(e.job.ids);
+        runtime[k] = queueKey(e);
+        slack[k] = e.slack;
+        k++;
+      }
+    });
+    offsets[sel.length] = t;
+    const r = opts.engine.crvReorder({ queueOffsets: offsets, crv: score, runtime, slack, mode: mode as unknown as ArrayLike<0 | 1 | 2>, slackThreshold: o.slackThreshold });
+    for (let i = 0; i < t; i++) flat[i].slack = r.slack[i];
+    sel.forEach((w, qi) => {
+      const q = queues[w];
+      for (let p = offsets[qi]; p < offsets[qi + 1]; p++) q[p - offsets[qi]] = flat[r.order[p]];
+    });
+    stats.reorderRounds++;
+    stats.reorderedTasks += r.reordered;
+    if (anyCrv) stats.crvReorderedTasks += r.reordered;
+  };
+
+  const heartbeat = (): void => {
+    for (let w = 0; w < W; w++) longSnapshot[w] = longLoad[w] > 0 ? 1 : 0;
+    if (!policy.crvReordering) return;
+    hot = crv.refresh(o.crvThreshold);
+    if (!hot) {
+      // nothing congested: no queue is in CRV mode and placement ignores E[W]
+      flagged.fill(0);
+      return;
+    }
+    const congested: number[] = [];
+    for (let w = 0; w < W; w++) {
+      waitEst[w] = history.expectedWait(w, now);
+      const was = flagged[w];
+      flagged[w] = hot && waitEst[w] > o.qwaitThreshold ? 1 : 0;
+      // a queue that just entered CRV mode is re-sorted now if it holds a probe to promote;
+      // afterwards every insertion re-sorts it (flush), so steady congested queues are not
+      // re-sorted each heartbeat (that cost 5M queue sorts per Yahoo run for no change)
+      if (flagged[w] && !was && queues[w].length >= 2 && queues[w].some((e) => e.task < 0 && crv.score(e.job.ids) > 0)) congested.push(w);
+    }
+    reorder(congested);
+  };
+
+  let firstArrival = Infinity;
+  for (;;) {
+    const e = ev.pop();
+    if (!e) break;
+    if (e.time < now) throw new Error(`phoenix simulator: time went backwards (${e.time} < ${now})`);
+    now = e.time;
+    stats.events++;
+    switch (e.type) {
+      case ARRIVE: {
+        firstArrival = Math.min(firstArrival, now);
+        arrive(jobs[e.a], e.a);
+        break;
+      }
+      case PROBE: {
+        const entry = inFlight.get(e.b)!;
+        inFlight.delete(e.b);
+        enqueue(e.a, entry);
+        break;
+      }
+      case GRANT: {
+        const w = e.a;
+        startTask(w, current[w]!, e.b, now);
+        break;
+      }
+      case FREE: {
+        const w = e.a;
+        state[w] = IDLE;
+        current[w] = null;
+        dispatch(w);
+        break;
+      }
+      case END: {
+        const w = e.a;
+        const entry = current[w]!;
+        const j = entry.job;
+        const dur = now - taskStart[w];
+        busy += dur;
+        history.record(w, entry.enq, dur);
+        if (entry.task >= 0) longLoad[w]--;
+        j.done++;
+        if (j.done === j.n) {
+          j.end = now;
+          active--;
+        }
+        state[w] = IDLE;
+        current[w] = null;
+        // sticky batch probing: the probe stays and asks its job for another task
+        const sticky = policy.stickyProbes && entry.task < 0 && j.next < j.n && !(policy.suspendStickyWhenCongested && flagged[w]);
+        if (sticky) {
+          entry.enq = now;
+          serve(w, entry);
+        } else dispatch(w);
+        break;
+      }
+      case HEARTBEAT: {
+        heartbeat();
+        if (active > 0 || ev.size > 0) ev.push(now + o.heartbeat, HEARTBEAT);
+        break;
+      }
+      case FLUSH: {
+        flushPending = false;
+        const ws = dirtyList.splice(0);
+        for (const w of ws) dirty[w] = 0;
+        reorder(ws);
+        for (const w of ws) dispatch(w);
+        break;
+      }
+    }
+  }
+
+  const outcomes: JobOutcome[] = jobs.map((j) => ({
+    arrival: j.spec.arrival,
+    end: j.end,
+    response: j.end - j.spec.arrival,
+    long: j.long,
+    constrained: j.spec.constraints.length > 0,
+    ...(j.rejected ? { rejected: j.rejected } : {}),
+    relaxedSoft: j.relaxed,
+  }));
+  for (const [i, j] of jobs.entries()) {
+    if (!j.rejected && j.done !== j.n) throw new Error(`phoenix simulator: job ${i} ended with ${j.done}/${j.n} tasks done`);
+  }
+  const lastEnd = Math.max(...outcomes.map((x) => (Number.isNaN(x.end) ? -Infinity : x.end)));
+  const makespan = lastEnd - firstArrival;
+  return {
+    policy: policy.name, workers: W, jobs: outcomes,
+    reorderedTasks: stats.reorderedTasks, crvReorderedTasks: stats.crvReorderedTasks,
+    reorderRounds: stats.reorderRounds, crvQueueRounds: stats.crvQueueRounds,
+    stolenProbes: stats.stolenProbes, cancelledProbes: stats.cancelledProbes,
+    utilization: makespan > 0 ? busy / (W * makespan) : 0, makespan, events: stats.events,
+  };
+}
+
+type Resolved = Required<Omit<NodeSimOptions, "engine" | "policy" | "machines">>;
+
+function checkOptions(opts: NodeSimOptions): Resolved {
+  if (opts === null || typeof opts !== "object") throw new InputError("options", `expected an object, got ${describeValue(opts)}`);
+  const r: Resolved = {
+    workers: opts.workers, seed: opts.seed, cutoff: opts.cutoff,
+    probeRatio: opts.probeRatio ?? 2, networkDelay: opts.networkDelay ?? 0.0005, heartbeat: opts.heartbeat ?? 9,
+    slackThreshold: opts.slackThreshold ?? 5, crvThreshold: opts.crvThreshold ?? 1, qwaitThreshold: opts.qwaitThreshold ?? 90,
+    shortOnlyFraction: opts.shortOnlyFraction ?? 0.02, stealAttempts: opts.stealAttempts ?? 10, historyLength: opts.historyLength ?? 16,
+  };
+  const int = (f: keyof Resolved, min: number) => {
+    const v = r[f];
+    if (!Number.isInteger(v) || v < min) throw new InputError(f, `must be a whole number >= ${min} (got ${describeValue(v)})`);
+  };
+  const pos = (f: keyof Resolved, allowZero: boolean) => {
+    const v = r[f];
+    if (typeof v !== "number" || !Number.isFinite(v) || v < 0 || (!allowZero && v === 0)) throw new InputError(f, `must be a finite number ${allowZero ? ">=" : ">"} 0 (got ${describeValue(v)})`);
+  };
+  int("workers", 1); int("probeRatio", 1); int("slackThreshold", 0); int("stealAttempts", 0); int("historyLength", 2);
+  if (!Number.isFinite(r.seed)) throw new InputError("seed", `must be a finite number (got ${describeValue(r.seed)})`);
+  pos("cutoff", true); pos("networkDelay", true); pos("heartbeat", false); pos("crvThreshold", true); pos("qwaitThreshold", true);
+  if (!(r.shortOnlyFraction >= 0 && r.shortOnlyFraction < 1)) throw new InputError("shortOnlyFraction", `must be in [0, 1) (got ${describeValue(r.shortOnlyFraction)})`);
+  return r;
+}

@@ -1,0 +1,97 @@
+// Placement policies of the node-level mode (SPEC §7), registered by name. A policy is a set
+// of mechanisms the simulator loop (node-sim.ts) switches on; where SPEC is silent they
+// follow the published systems (Hawk/Eagle simulator parameters in brackets):
+//
+//  Sparrow-C  batch sampling: probeRatio x tasks probes to random eligible workers, long jobs
+//             probed too [centralized long: no], FIFO queues, no stealing, no partition.
+//  Hawk-C     long jobs centrally on the least-loaded eligible worker of the long partition,
+//             short jobs by random eligible probes over all workers, FIFO, randomized work
+//             stealing of short probes queued behind long tasks [stealing yes, ATC].
+//  Eagle-C    Hawk's split plus succinct state sharing (short probes avoid workers that held
+//             long work at the last heartbeat), sticky batch probing and SRPT queue
+//             reordering with the slack bound [SRPT yes, SBP yes, no stealing].
+//  Phoenix    Eagle-C plus the CRV monitor: on workers whose E[W] exceeds Qwait_threshold
+//             while some constraint's CRV exceeds CRV_threshold, the queue is reordered by CRV
+//             instead of SRPT; while some constraint is congested, short probes go to the
+//             eligible workers with the lowest E[W] of a random sample (wait-time-aware
+//             placement, §III-C3/§VI-A); soft constraints whose CRV is above the threshold
+//             are relaxed at placement (admission control by demand/supply, §I).
+import { InputError, describeValue } from "../engine/errors.js";
+
+export interface NodePolicy {
+  readonly name: string;
+  readonly longJobs: "central" | "probes";
+  /** Short probes avoid workers holding long work (Eagle's succinct state sharing). */
+  readonly succinctState: boolean;
+  /** Reserve the first `shortOnlyFraction` of workers for short tasks (Hawk/Eagle partition). */
+  readonly partition: boolean;
+  readonly stickyProbes: boolean;
+  readonly stealing: boolean;
+  /** Base queue discipline: 0 FIFO, 1 SRPT. */
+  readonly baseMode: 0 | 1;
+  /** Run the CRV monitor and switch congested queues to CRV reordering. */
+  readonly crvReordering: boolean;
+  /** Relax soft constraints whose CRV exceeds CRV_threshold (Phoenix admission control). */
+  readonly relaxCongestedSoft: boolean;
+  /**
+   * Suspend sticky batch probing on workers in CRV mode (one reading of "Phoenix does not rely
+   * on SBP", §VI-A). Off by default: on YH2_sub.tr at 90% load it raised the short-job p99
+   * about six-fold; kept as an ablation.
+   */
+  readonly suspendStickyWhenCongested: boolean;
+  /**
+   * While some constraint is congested, place short probes on the eligible workers with the
+   * lowest PK estimate E[W] (from the last heartbeat) out of a random sample twice the probe
+   * count, instead of uniformly ("distributed schedulers need a low overhead queue waiting
+   * time estimator", §III-C3; "instead dynamically estimates the wait time of highly
+   * constrained nodes", §VI-A). The sample keeps the herd effect of pure argmin away.
+   */
+  readonly waitAwareProbes: boolean;
+}
+
+export interface NodePolicyFactory {
+  readonly name: string;
+  readonly description: string;
+  /** Options override single mechanisms, e.g. { stickyProbes: false } for an ablation. */
+  create(options?: Partial<Omit<NodePolicy, "name">>): NodePolicy;
+}
+
+const registry = new Map<string, NodePolicyFactory>();
+
+export function registerNodePolicy(f: NodePolicyFactory): void {
+  if (registry.has(f.name)) throw new Error(`node policy '${f.name}' is registered twice`);
+  registry.set(f.name, f);
+}
+
+export function getNodePolicy(name: string, options?: Partial<Omit<NodePolicy, "name">>): NodePolicy {
+  const f = registry.get(name);
+  if (!f) throw new InputError("policy", `unknown node policy ${describeValue(name)}; known: ${[...registry.keys()].join(", ")}`);
+  return f.create(options);
+}
+
+export function nodePolicyNames(): string[] {
+  return [...registry.keys()];
+}
+
+function define(name: string, description: string, base: Omit<NodePolicy, "name">): void {
+  registerNodePolicy({ name, description, create: (o = {}) => Object.freeze({ ...base, ...o, name }) });
+}
+
+const CENTRAL = { longJobs: "central", partition: true } as const;
+
+define("sparrow-c", "Sparrow-C: batch sampling among eligible workers, FIFO queues, long jobs probed too", {
+  longJobs: "probes", succinctState: false, partition: false, stickyProbes: false, stealing: false,
+  baseMode: 0, crvReordering: false, relaxCongestedSoft: false, suspendStickyWhenCongested: false, waitAwareProbes: false,
+});
+define("hawk-c", "Hawk-C: central long jobs, random constraint-filtered probes, work stealing, FIFO", {
+  ...CENTRAL, succinctState: false, stickyProbes: false, stealing: true,
+  baseMode: 0, crvReordering: false, relaxCongestedSoft: false, suspendStickyWhenCongested: false, waitAwareProbes: false,
+});
+define("eagle-c", "Eagle-C: central long jobs, succinct state sharing, sticky batch probing, SRPT reordering", {
+  ...CENTRAL, succinctState: true, stickyProbes: true, stealing: false,
+  baseMode: 1, crvReordering: false, relaxCongestedSoft: false, suspendStickyWhenCongested: false, waitAwareProbes: false,
+});
+define("phoenix", "Phoenix: Eagle-C plus the CRV monitor, CRV-based reordering of congested queues, soft-constraint relaxation", {
+  ...CENTRAL, succinctState: true, stickyProbes: true, stealing: false,
+  baseMode: 1, crvReordering: true, relaxCongestedSoft: true, suspendStickyWhenCongested: false, waitAwareProbes: true,
+});

@@ -1,0 +1,42 @@
+// Jobs of the node-level mode: trace jobs with synthetic constraints, and the cluster size
+// that gives a target utilization. Offered load = total task-seconds / (workers x arrival
+// span). Example: YH2_sub.tr has 1.489e8 task-seconds over 39,716 s of arrivals, so 4,165
+// one-slot workers are 90% loaded and 9,370 workers 40%.
+import type { Rng } from "../sim/random.js";
+import type { Constraint } from "./constraints.js";
+import { ConstraintGenerator, type ConstraintGenOptions } from "./constraint-gen.js";
+import type { TraceJob } from "./eagle-trace.js";
+
+export interface PhoenixJob {
+  arrival: number;
+  durations: Float64Array;
+  /** The schedulers' runtime estimate per task (the trace's mean, as in Eagle). */
+  estimate: number;
+  constraints: Constraint[];
+}
+
+export function attachConstraints(trace: readonly TraceJob[], rng: Rng, opts?: ConstraintGenOptions): PhoenixJob[] {
+  const gen = new ConstraintGenerator(rng, opts);
+  return trace.map((j) => ({ arrival: j.arrival, durations: j.durations, estimate: j.meanDuration, constraints: gen.next() }));
+}
+
+export function totalWork(jobs: readonly { durations: Float64Array }[]): number {
+  let w = 0;
+  for (const j of jobs) for (const d of j.durations) w += d;
+  return w;
+}
+
+export function arrivalSpan(jobs: readonly { arrival: number }[]): number {
+  if (jobs.length < 2) return 0;
+  return jobs[jobs.length - 1].arrival - jobs[0].arrival;
+}
+
+/** Workers for a target offered load u in (0, 1]. */
+export function workersForUtilization(jobs: readonly PhoenixJob[], u: number): number {
+  const span = arrivalSpan(jobs);
+  return Math.max(1, Math.round(totalWork(jobs) / (Math.max(span, 1) * u)));
+}
+
+export function offeredLoad(jobs: readonly PhoenixJob[], workers: number): number {
+  return totalWork(jobs) / (Math.max(arrivalSpan(jobs), 1) * workers);
+}

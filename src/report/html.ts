@@ -1,0 +1,197 @@
+// The HTML report: one self-contained offline file per run. uPlot's JS and CSS are inlined from
+// node_modules when the report is rendered, the chart data travels as JSON in a script tag, and a
+// Content-Security-Policy forbids any network access, so the file works from a mail attachment
+// or an air-gapped machine and shows exactly the data of the run.
+//
+// What it shows per ScenarioReport: the scenario, seed, policies and every parameter; every
+// table (as the CLI prints it, same number formatting); each `report.charts` entry (per-queue
+// allocation over time, drawn as steps); and completion-time CDFs when the metrics carry them.
+//
+// Expected shape of `report.metrics` for the CDFs (what src/scenarios/common.ts metricsJson
+// writes): metrics[policy].completionTimes[queue] = number[] (seconds, finished jobs only).
+// Anything else in metrics is ignored here.
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import type { ScenarioReport, Series } from "../sim/scenario.js";
+import { formatCell, type Table } from "./table.js";
+import { alignSeries, cdfSeries, type Aligned } from "./chart-data.js";
+import { CLIENT_SCRIPT } from "./html-client.js";
+
+export interface HtmlReportOptions {
+  /** Page title; default "fairsched report". */
+  title?: string;
+  /** Per-queue CDF charts are drawn for at most this many queues per report (plus "all jobs"). Default 12. */
+  maxQueueCdfs?: number;
+}
+
+interface ChartSpec {
+  id: string;
+  title: string;
+  xLabel: string;
+  yLabel: string;
+  step: boolean;
+  /** Fixed y-axis ends (null = automatic): CDFs span [0, 1], shares start at 0. */
+  yRange: [number | null, number | null];
+  series: string[];
+  data: Aligned;
+}
+
+/** Escapes text for HTML element content and attribute values. */
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/**
+ * JSON that is safe inside <script type="application/json">: "<", ">" and "&" become \u escapes
+ * (so "</script>" or "<!--" in a queue name cannot end the block), and U+2028/2029 too. The
+ * result is still valid JSON for JSON.parse.
+ */
+export function jsonForScript(value: unknown): string {
+  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+/** Raw text inlined into <script>/<style>: neutralise any closing tag of that element. */
+function rawText(code: string, tag: "script" | "style"): string {
+  return code.replace(new RegExp(`</(${tag})`, "gi"), "<\\/$1").replace(/<!--/g, "<\\!--");
+}
+
+let assets: { js: string; css: string } | null = null;
+
+/** uPlot's IIFE build and CSS, read once from node_modules (see the lead's notes about packaging). */
+function uplotAssets(): { js: string; css: string } {
+  if (assets) return assets;
+  const req = createRequire(import.meta.url);
+  let jsPath: string;
+  let cssPath: string;
+  try {
+    jsPath = req.resolve("uplot/dist/uPlot.iife.min.js");
+    cssPath = req.resolve("uplot/dist/uPlot.min.css");
+  } catch {
+    throw new Error("the HTML report needs the 'uplot' package (npm install uplot): it is inlined into the report");
+  }
+  assets = { js: readFileSync(jsPath, "utf8"), css: readFileSync(cssPath, "utf8") };
+  return assets;
+}
+
+const STYLE = `
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px auto;max-width:1140px;padding:0 16px;color:#1b1f23}
+h1{font-size:22px}h2{font-size:18px;border-bottom:1px solid #d0d7de;padding-bottom:4px;margin-top:36px}h3{font-size:15px;margin-top:22px}
+table{border-collapse:collapse;margin:8px 0 4px}caption{text-align:left;font-weight:600;padding:4px 0}
+th,td{border:1px solid #d0d7de;padding:3px 8px}th{background:#f6f8fa;text-align:left}td.n{text-align:right;font-variant-numeric:tabular-nums}
+.notes{color:#57606a;margin:2px 0 12px;white-space:pre-wrap}.chart{min-height:300px;margin:8px 0 2px}
+figure{margin:12px 0 20px}figcaption{font-weight:600}code{background:#f6f8fa;padding:0 3px}.muted{color:#57606a}
+`;
+
+function tableHtml(t: Table): string {
+  const head = t.columns.map((c) => `<th>${escapeHtml(c)}</th>`).join("");
+  const body = t.rows
+    .map((r) => `<tr>${r.map((v) => `<td${typeof v === "number" ? ' class="n"' : ""}>${escapeHtml(formatCell(v))}</td>`).join("")}</tr>`)
+    .join("\n");
+  const notes = t.notes?.length ? `<div class="notes">${escapeHtml(t.notes.join("\n"))}</div>` : "";
+  return `<table><caption>${escapeHtml(t.title)}</caption><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>${notes}`;
+}
+
+function paramValue(v: unknown): string {
+  const s = typeof v === "string" ? v : JSON.stringify(v) ?? String(v);
+  return s.length > 300 ? s.slice(0, 300) + "…" : s;
+}
+
+function paramsHtml(r: ScenarioReport): string {
+  const rows: Array<[string, string]> = [
+    ["scenario", r.scenario],
+    ["seed", String(r.seed)],
+    ["policies", r.policies.join(", ")],
+    ...Object.keys(r.params ?? {}).sort().map((k): [string, string] => [k, paramValue(r.params[k])]),
+  ];
+  return `<table class="params"><tbody>${rows.map(([k, v]) => `<tr><th>${escapeHtml(k)}</th><td><code>${escapeHtml(v)}</code></td></tr>`).join("")}</tbody></table>`;
+}
+
+function completionTimes(r: ScenarioReport): Map<string, Record<string, number[]>> {
+  const out = new Map<string, Record<string, number[]>>();
+  for (const p of r.policies) {
+    const m = (r.metrics as Record<string, unknown> | undefined)?.[p] as { completionTimes?: unknown } | undefined;
+    const ct = m?.completionTimes;
+    if (!ct || typeof ct !== "object") continue;
+    const byQueue: Record<string, number[]> = {};
+    for (const [q, v] of Object.entries(ct as Record<string, unknown>)) {
+      if (Array.isArray(v)) byQueue[q] = v.filter((x): x is number => typeof x === "number");
+    }
+    out.set(p, byQueue);
+  }
+  return out;
+}
+
+function cdfCharts(r: ScenarioReport, prefix: string, maxQueues: number): { charts: ChartSpec[]; omitted: number } {
+  const ct = completionTimes(r);
+  if (ct.size === 0) return { charts: [], omitted: 0 };
+  const charts: ChartSpec[] = [];
+  const make = (title: string, series: Series[]) => {
+    charts.push({
+      id: `${prefix}-cdf${charts.length}`,
+      title, xLabel: "completion time (s)", yLabel: "fraction of jobs", step: true, yRange: [0, 1],
+      series: series.map((s) => s.name), data: alignSeries(series),
+    });
+  };
+  make("All jobs", [...ct].map(([p, byQueue]) => cdfSeries(p, Object.values(byQueue).flat())));
+  const queues = [...new Set([...ct.values()].flatMap((b) => Object.keys(b)))];
+  for (const q of queues.slice(0, maxQueues)) {
+    const series = [...ct].filter(([, b]) => (b[q]?.length ?? 0) > 0).map(([p, b]) => cdfSeries(p, b[q]));
+    if (series.length) make(`Queue ${q}`, series);
+  }
+  return { charts, omitted: Math.max(0, queues.length - maxQueues) };
+}
+
+function figure(c: ChartSpec): string {
+  return `<figure><figcaption>${escapeHtml(c.title)}</figcaption><div class="chart" id="${escapeHtml(c.id)}"></div></figure>`;
+}
+
+/** Renders reports into one self-contained HTML document. */
+export function renderHtmlReport(reports: ScenarioReport[], opts: HtmlReportOptions = {}): string {
+  const { js, css } = uplotAssets();
+  const title = opts.title ?? "fairsched report";
+  const maxQueues = opts.maxQueueCdfs ?? 12;
+  const charts: ChartSpec[] = [];
+  const sections = reports.map((r, i) => {
+    const prefix = `r${i}`;
+    const alloc: ChartSpec[] = Object.entries(r.charts ?? {}).map(([name, series], j) => ({
+      id: `${prefix}-c${j}`, title: name, xLabel: "time (s)", yLabel: "dominant share", step: true, yRange: [0, null],
+      series: series.map((s) => s.name), data: alignSeries(series),
+    }));
+    const cdf = cdfCharts(r, prefix, maxQueues);
+    charts.push(...alloc, ...cdf.charts);
+    const parts = [
+      `<section id="${prefix}"><h2>${escapeHtml(r.scenario)} <span class="muted">seed ${escapeHtml(String(r.seed))}</span></h2>`,
+      `<h3>Parameters</h3>`, paramsHtml(r),
+      `<h3>Results</h3>`, ...r.tables.map(tableHtml),
+    ];
+    if (alloc.length) parts.push(`<h3>Allocation over time</h3>`, ...alloc.map(figure));
+    if (cdf.charts.length) {
+      parts.push(`<h3>Completion-time distributions (CDF)</h3>`, ...cdf.charts.map(figure));
+      if (cdf.omitted) parts.push(`<p class="muted">${cdf.omitted} more queues not drawn (see the tables).</p>`);
+    }
+    parts.push(`</section>`);
+    return parts.join("\n");
+  });
+  const generator = `fairsched, ${reports.length} run${reports.length === 1 ? "" : "s"}`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">
+<meta name="generator" content="${escapeHtml(generator)}">
+<link rel="icon" href="data:,">
+<title>${escapeHtml(title)}</title>
+<style>${rawText(css, "style")}</style>
+<style>${STYLE}</style>
+</head>
+<body>
+<h1>${escapeHtml(title)}</h1>
+${sections.join("\n")}
+<script type="application/json" id="fairsched-data">${jsonForScript({ charts })}</script>
+<script>${rawText(js, "script")}</script>
+<script>${rawText(CLIENT_SCRIPT, "script")}</script>
+</body>
+</html>
+`;
+}

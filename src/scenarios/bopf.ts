@@ -1,0 +1,96 @@
+// `bopf`: the BoPF paper's single-LQ experiments (papers/bopf-full.txt §5.2-5.3).
+//  - Table 3/4 shape: 1 LQ + N TQs, N in 1, 2, 4, 8, 16, 32; average LQ completion time
+//    under DRF, SP and BoPF and BoPF's factor of improvement over DRF.
+//  - Fig. 9 shape: 1 LQ + 8 TQs with the LQ's bursts scaled 1x, 2x, 4x, 8x; average TQ
+//    completion time (BoPF stays near DRF; SP starves the TQs as bursts grow — BoPF's
+//    fairness condition turns a too-large LQ elastic).
+import type { Engine } from "../engine/engine.js";
+import type { Table } from "../report/table.js";
+import { registerScenario, type Scenario } from "../sim/scenario.js";
+import { simulate, type SimResult } from "../sim/simulator.js";
+import { improvement } from "../sim/stats.js";
+import { BOPF_DEFAULTS, bopfWorkload, type BopfWorkloadParams } from "../workloads/bopf.js";
+import { checkPolicies, numParam } from "./common.js";
+import { listParam } from "../bopf/scenario-params.js";
+
+export interface BopfSweepPoint {
+  x: number;
+  results: Record<string, SimResult>;
+}
+
+/** Runs every policy on the workload of each sweep value. */
+export function sweep(
+  engine: Engine, seed: number, policies: string[], xs: number[], make: (x: number) => Partial<BopfWorkloadParams>,
+  onDone?: () => void,
+): BopfSweepPoint[] {
+  return xs.map((x) => {
+    const w = bopfWorkload(make(x), seed);
+    const results: Record<string, SimResult> = {};
+    for (const p of policies) {
+      results[p] = simulate(w, { policy: p, engine, seed });
+      onDone?.();
+    }
+    return { x, results };
+  });
+}
+
+const lqAvg = (r: SimResult | undefined) => r?.metrics.classes.LQ?.avgCompletion ?? null;
+const tqAvg = (r: SimResult | undefined) => r?.metrics.classes.TQ?.avgCompletion ?? null;
+
+export function lqTable(points: BopfSweepPoint[], policies: string[]): Table {
+  return {
+    title: "LQ average completion time (s) vs number of TQs (paper Tables 3-4: factor of improvement of BoPF over DRF)",
+    columns: ["TQs", ...policies.map((p) => `LQ ${p}`), "x bopf vs drf", ...policies.map((p) => `TQ ${p}`)],
+    rows: points.map((pt) => [
+      pt.x, ...policies.map((p) => lqAvg(pt.results[p])),
+      improvement(lqAvg(pt.results.drf), lqAvg(pt.results.bopf)),
+      ...policies.map((p) => tqAvg(pt.results[p])),
+    ]),
+  };
+}
+
+export function tqTable(points: BopfSweepPoint[], policies: string[]): Table {
+  return {
+    title: "TQ average completion time (s) vs LQ burst size, 1 LQ + 8 TQs (paper Fig. 9)",
+    columns: ["LQ scale", ...policies.map((p) => `TQ ${p}`), "LQ class (bopf)", ...policies.map((p) => `LQ ${p}`)],
+    rows: points.map((pt) => [
+      `${pt.x}x`, ...policies.map((p) => tqAvg(pt.results[p])),
+      String(pt.results.bopf?.admissions[0]?.class ?? "-"),
+      ...policies.map((p) => lqAvg(pt.results[p])),
+    ]),
+  };
+}
+
+export const bopfScenario: Scenario = {
+  name: "bopf",
+  description: "BoPF vs DRF and SP: 1 LQ + N TQs (N = 1..32, Tables 3-4) and LQ burst scaling with 8 TQs (Fig. 9)",
+  defaultPolicies: ["drf", "sp", "bopf"],
+  run({ policies, seed, params, engine, onProgress }) {
+    const pols = policies ?? this.defaultPolicies;
+    checkPolicies(pols);
+    const base: Partial<BopfWorkloadParams> = {
+      tqJobs: numParam(params, "tqJobs", BOPF_DEFAULTS.tqJobs),
+      bursts: numParam(params, "bursts", BOPF_DEFAULTS.bursts),
+      period: numParam(params, "period", 1000),
+    };
+    const tqs = listParam(params, "tqs", [1, 2, 4, 8, 16, 32]);
+    const scales = listParam(params, "scales", [1, 2, 4, 8]);
+    const total = pols.length * (tqs.length + scales.length);
+    let done = 0;
+    const tick = () => onProgress?.(++done / total);
+    const a = sweep(engine, seed, pols, tqs, (n) => ({ ...base, tqs: n }), tick);
+    const b = sweep(engine, seed, pols, scales, (s) => ({ ...base, tqs: 8, lqScale: s }), tick);
+    const metrics = (pts: BopfSweepPoint[]) => pts.map((pt) => ({
+      x: pt.x,
+      ...Object.fromEntries(Object.entries(pt.results).map(([p, r]) => [p, { LQ: r.metrics.classes.LQ, TQ: r.metrics.classes.TQ, admissions: r.admissions }])),
+    }));
+    return {
+      scenario: "bopf", seed, policies: pols,
+      params: { ...BOPF_DEFAULTS, ...base, tqs, scales },
+      tables: [lqTable(a, pols), tqTable(b, pols)],
+      metrics: { byTqs: metrics(a), byScale: metrics(b) },
+    };
+  },
+};
+
+registerScenario(bopfScenario);

@@ -1,0 +1,192 @@
+// Phoenix node-level mode: PK formula, constraint matching, constraint generator statistics,
+// the .tr loader on the real traces and on malformed lines, simulator determinism.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { gzipSync } from "node:zlib";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { InputError, loadEngineSync } from "../src/index.js";
+import { pkWaitTime } from "../src/phoenix/pk.js";
+import { satisfies, ConstraintIndex, validateConstraint, type Constraint, type Machines } from "../src/phoenix/constraints.js";
+import { generateMachines } from "../src/phoenix/machines.js";
+import { loadEagleTrace, parseEagleTrace, parseEagleLine, EAGLE_CUTOFFS, cutoffForTrace } from "../src/phoenix/eagle-trace.js";
+import { attachConstraints, workersForUtilization } from "../src/phoenix/workload.js";
+import { simulateNodes } from "../src/phoenix/node-sim.js";
+import { Rng } from "../src/sim/random.js";
+
+const TRACES = join(process.cwd(), "../shared/traces/eagle-format");
+
+describe("pkWaitTime", () => {
+  it("matches hand-computed M/M/1 and M/D/1 values", () => {
+    expect(pkWaitTime({ arrivalRate: 0.5, meanService: 1, secondMomentService: 2 })).toBeCloseTo(1, 12); // M/M/1: rho/(mu-lambda)
+    expect(pkWaitTime({ arrivalRate: 0.5, meanService: 1, secondMomentService: 1 })).toBeCloseTo(0.5, 12); // M/D/1
+    // lambda 0.1, service 2,4,6,8: E[S]=5, E[S^2]=30, rho=.5 -> 1 * 30/10 = 3
+    expect(pkWaitTime({ arrivalRate: 0.1, meanService: 5, secondMomentService: 30 })).toBeCloseTo(3, 12);
+    // rho = 0.9, exponential with mean 10: 9 * 200/20 = 90
+    expect(pkWaitTime({ arrivalRate: 0.09, meanService: 10, secondMomentService: 200 })).toBeCloseTo(90, 9);
+    expect(pkWaitTime({ arrivalRate: 0, meanService: 3, secondMomentService: 9 })).toBe(0);
+  });
+  it("is infinite when rho >= 1 and increasing in lambda below it", () => {
+    expect(pkWaitTime({ arrivalRate: 1, meanService: 1, secondMomentService: 1 })).toBe(Infinity);
+    expect(pkWaitTime({ arrivalRate: 2, meanService: 1, secondMomentService: 1 })).toBe(Infinity);
+    fc.assert(fc.property(fc.double({ min: 0.01, max: 100, noNaN: true }), fc.double({ min: 1, max: 10, noNaN: true }), fc.double({ min: 0, max: 0.98, noNaN: true }), fc.double({ min: 0, max: 0.98, noNaN: true }),
+      (es, cv, r1, r2) => {
+        const es2 = es * es * cv;
+        const [a, b] = r1 < r2 ? [r1, r2] : [r2, r1];
+        expect(pkWaitTime({ arrivalRate: a / es, meanService: es, secondMomentService: es2 })).toBeLessThanOrEqual(pkWaitTime({ arrivalRate: b / es, meanService: es, secondMomentService: es2 }) * (1 + 1e-12));
+      }));
+  });
+  it("rejects bad input with the field name", () => {
+    const bad: Array<[object, string]> = [
+      [{ arrivalRate: -1, meanService: 1, secondMomentService: 1 }, "arrivalRate"],
+      [{ arrivalRate: NaN, meanService: 1, secondMomentService: 1 }, "arrivalRate"],
+      [{ arrivalRate: 1, meanService: 0, secondMomentService: 1 }, "meanService"],
+      [{ arrivalRate: 1, meanService: 2, secondMomentService: 3 }, "secondMomentService"], // < E[S]^2
+      [{ arrivalRate: 1, meanService: 2, secondMomentService: Infinity }, "secondMomentService"],
+    ];
+    for (const [inp, field] of bad) {
+      expect(() => pkWaitTime(inp as never)).toThrow(InputError);
+      try { pkWaitTime(inp as never); } catch (e) { expect((e as InputError).field).toBe(field); }
+    }
+  });
+});
+
+describe("constraints", () => {
+  // one worker: <x86_64, 16 cores, 64 GB, 4 disks, kernel 4.04, platform 2, 2.6 GHz, 10 Gbps>
+  const m: Machines = { count: 1, attrs: Float64Array.from([0, 16, 64, 4, 404, 2, 2.6, 10]) };
+  const c = (attr: Constraint["attr"], op: Constraint["op"], value: number): Constraint => ({ attr, op, value, hard: true });
+  it("matches every operator on every side of the value", () => {
+    expect(satisfies(m, 0, c("cores", ">", 8))).toBe(true);
+    expect(satisfies(m, 0, c("cores", ">", 16))).toBe(false);
+    expect(satisfies(m, 0, c("cores", "<", 32))).toBe(true);
+    expect(satisfies(m, 0, c("cores", "<", 16))).toBe(false);
+    expect(satisfies(m, 0, c("cores", "=", 16))).toBe(true);
+    expect(satisfies(m, 0, c("cores", "=", 8))).toBe(false);
+    expect(satisfies(m, 0, c("isa", "=", 0))).toBe(true);
+    expect(satisfies(m, 0, c("isa", "=", 1))).toBe(false);
+    expect(satisfies(m, 0, c("clockGhz", ">", 3.0))).toBe(false);
+    expect(satisfies(m, 0, c("ethernetGbps", "=", 10))).toBe(true);
+  });
+  it("every operator agrees with its definition on random machines (property)", () => {
+    const machines = generateMachines(200, new Rng(3));
+    const idx = new ConstraintIndex(machines);
+    fc.assert(fc.property(fc.integer({ min: 0, max: 199 }), fc.constantFrom("cores", "memoryGb", "disks", "kernel", "clockGhz") as fc.Arbitrary<Constraint["attr"]>, fc.constantFrom<Constraint["op"]>("<", ">", "="), fc.double({ min: 0, max: 600, noNaN: true }), (w, attr, op, v) => {
+      const x = machines.attrs[w * 8 + ["isa", "cores", "memoryGb", "disks", "kernel", "platform", "clockGhz", "ethernetGbps"].indexOf(attr)];
+      const want = op === "<" ? x < v : op === ">" ? x > v : x === v;
+      expect(satisfies(machines, w, c(attr, op, v))).toBe(want);
+      expect(idx.eligible([c(attr, op, v)]).includes(w)).toBe(want);
+    }));
+  });
+  it("validateConstraint names the bad field", () => {
+    expect(() => validateConstraint("jobs[2].constraints[0]", { attr: "gpu", op: "=", value: 1, hard: true })).toThrow("jobs[2].constraints[0].attr");
+    expect(() => validateConstraint("c", { attr: "cores", op: ">=", value: 1, hard: true })).toThrow("c.op");
+  });
+});
+
+describe("constraint generator (Google distribution, Table II / Fig. 6)", () => {
+  it("about half the tasks are constrained and 2-constraint jobs fit about 12% of workers (fixed seed)", async () => {
+    const tr = await loadEagleTrace(join(TRACES, "GOOG_subtrace.tr"));
+    const jobs = attachConstraints(tr.jobs, new Rng(42));
+    let tasks = 0, constrained = 0;
+    for (const j of jobs) {
+      tasks += j.durations.length;
+      if (j.constraints.length) constrained += j.durations.length;
+    }
+    expect(constrained / tasks).toBeGreaterThan(0.4);
+    expect(constrained / tasks).toBeLessThan(0.6);
+    const machines = generateMachines(5000, new Rng(1));
+    const idx = new ConstraintIndex(machines);
+    const two = jobs.filter((j) => j.constraints.length === 2);
+    expect(two.length / jobs.filter((j) => j.constraints.length).length).toBeGreaterThan(0.28); // Fig. 6: 33%
+    const fit = two.reduce((a, j) => a + idx.eligible(j.constraints).length, 0) / (two.length * machines.count);
+    expect(fit).toBeGreaterThan(0.09);
+    expect(fit).toBeLessThan(0.15);
+  });
+  it("is deterministic for a seed", () => {
+    const a = attachConstraints(parseEagleTrace("0 1 1 1\n".repeat(50)).jobs, new Rng(9)).map((j) => j.constraints);
+    const b = attachConstraints(parseEagleTrace("0 1 1 1\n".repeat(50)).jobs, new Rng(9)).map((j) => j.constraints);
+    expect(a).toEqual(b);
+  });
+});
+
+describe("Hawk/Eagle .tr loader", () => {
+  it("loads YH2_sub.tr: 3,363 jobs, first and last job", async () => {
+    const r = await loadEagleTrace(join(TRACES, "YH2_sub.tr"));
+    expect(r.jobs.length).toBe(3363);
+    expect(r.skipped).toBe(0);
+    const first = r.jobs[0], last = r.jobs[r.jobs.length - 1];
+    expect(first.arrival).toBe(65013.2);
+    expect(first.durations.length).toBe(1651);
+    expect(first.meanDuration).toBeCloseTo(15197.4537759, 6);
+    expect(first.durations[0]).toBeCloseTo(15263.2808885, 6);
+    expect(last.arrival).toBe(104729);
+    expect(last.durations.length).toBe(41);
+    expect(last.meanDuration).toBeCloseTo(7.91477657916, 9);
+    expect(cutoffForTrace("YH2_sub.tr")).toBe(EAGLE_CUTOFFS.yahoo);
+    const long = r.jobs.filter((j) => j.meanDuration > EAGLE_CUTOFFS.yahoo).length;
+    expect(long / r.jobs.length).toBeGreaterThan(0.08); // ~10% long with Eagle's 90.5811 s cutoff
+    expect(long / r.jobs.length).toBeLessThan(0.12);
+  });
+  it("loads GOOG_subtrace.tr: 10,000 jobs, first and last job", async () => {
+    const r = await loadEagleTrace(join(TRACES, "GOOG_subtrace.tr"));
+    expect(r.jobs.length).toBe(10000);
+    expect(r.jobs[0].arrival).toBe(1406471);
+    expect(r.jobs[0].durations.length).toBe(45);
+    expect(r.jobs[0].meanDuration).toBeCloseTo(81384.12092488888, 6);
+    const last = r.jobs[9999];
+    expect(last.arrival).toBe(1499997);
+    expect(last.durations.length).toBe(1);
+    expect(last.durations[0]).toBeCloseTo(14.356589, 6);
+  });
+  it("reads gzip and stops at maxJobs", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "phx-"));
+    const p = join(dir, "t.tr.gz");
+    writeFileSync(p, gzipSync("1 2 3 2 4\n\n5 1 7 7\n9 1 1 1\n"));
+    const r = await loadEagleTrace(p, { maxJobs: 2 });
+    expect(r.jobs.map((j) => j.arrival)).toEqual([1, 5]);
+    expect(Array.from(r.jobs[0].durations)).toEqual([2, 4]);
+  });
+  it("names file and line for malformed lines; lenient skips and counts them", async () => {
+    const text = "1 2 3 2 4\n2 2 3 4\n3 x 1 1\n4 1 -1 1\n5 1 2 abc\n6 1 2 2\n";
+    expect(() => parseEagleTrace(text, "bad.tr")).toThrow("bad.tr:2: number_of_tasks is 2 but the line lists 1 duration(s)");
+    try { parseEagleTrace(text, "bad.tr"); } catch (e) { expect((e as InputError).field).toBe("bad.tr:2"); }
+    const r = parseEagleTrace(text, "bad.tr", { lenient: true });
+    expect(r.skipped).toBe(4);
+    expect(r.jobs.map((j) => j.arrival)).toEqual([1, 6]);
+    expect(r.skippedExamples[1]).toContain("bad.tr:3: number_of_tasks");
+    expect(parseEagleLine("   ")).toBeNull();
+    const dir = mkdtempSync(join(tmpdir(), "phx-"));
+    writeFileSync(join(dir, "b.tr"), text);
+    await expect(loadEagleTrace(join(dir, "b.tr"))).rejects.toThrow(/b\.tr:2:/);
+    await expect(loadEagleTrace(join(dir, "missing.tr"))).rejects.toThrow(InputError);
+  });
+});
+
+describe("node-level simulator", () => {
+  const engine = loadEngineSync();
+  it("is deterministic for a seed and finishes every job (every policy)", async () => {
+    const tr = await loadEagleTrace(join(TRACES, "YH2_sub.tr"), { maxJobs: 300 });
+    const jobs = attachConstraints(tr.jobs, new Rng(5));
+    const W = workersForUtilization(jobs, 0.8);
+    for (const policy of ["phoenix", "eagle-c", "hawk-c", "sparrow-c"]) {
+      const a = simulateNodes(jobs, { engine, policy, workers: W, seed: 11, cutoff: EAGLE_CUTOFFS.yahoo });
+      const b = simulateNodes(jobs, { engine: loadEngineSync({ backend: "js" }), policy, workers: W, seed: 11, cutoff: EAGLE_CUTOFFS.yahoo });
+      expect(a.jobs.map((j) => j.end)).toEqual(b.jobs.map((j) => j.end));
+      expect(a.reorderedTasks).toBe(b.reorderedTasks);
+      for (const j of a.jobs) if (!j.rejected) expect(j.response).toBeGreaterThanOrEqual(0);
+      expect(a.jobs.every((j) => j.rejected !== undefined || Number.isFinite(j.end))).toBe(true);
+    }
+  });
+  it("rejects bad options with the field name", () => {
+    expect(() => simulateNodes([], { engine, policy: "phoenix", workers: 0, seed: 1, cutoff: 90 })).toThrow(/^workers:/);
+    expect(() => simulateNodes([], { engine, policy: "nope", workers: 2, seed: 1, cutoff: 90 })).toThrow(/^policy:/);
+    expect(() => simulateNodes([], { engine, policy: "phoenix", workers: 2, seed: 1, cutoff: 90, probeRatio: 0 })).toThrow(/^probeRatio:/);
+  });
+  it("a job no worker can run is rejected with a reason, not an exception", () => {
+    const machines = generateMachines(10, new Rng(1));
+    const job = { arrival: 0, durations: Float64Array.from([1]), estimate: 1, constraints: [{ attr: "cores" as const, op: ">" as const, value: 1e6, hard: true }] };
+    const r = simulateNodes([job], { engine, policy: "eagle-c", workers: 10, seed: 1, cutoff: 90, machines });
+    expect(r.jobs[0].rejected).toBe("no worker satisfies its hard constraints");
+  });
+});
