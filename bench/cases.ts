@@ -18,6 +18,8 @@ export interface BenchCase {
    * returns the call. Anything done here is not timed. Should throw if the call fails.
    */
   prepare(size: Size): () => unknown;
+  /** What the issue asks of this case, for the table's target column. */
+  target?: string;
 }
 
 export interface RatioSpec {
@@ -32,5 +34,28 @@ export interface RatioSpec {
 export interface BenchModule {
   name: string;
   cases: BenchCase[];
+  ratios: RatioSpec[];
+}
+
+/**
+ * A fixed-size scenario (not swept over N x K): e.g. the BoPF overhead experiment or a
+ * 100,000-task simulator run. Slow calls, so a fixed number of runs instead of a time budget.
+ */
+export interface ScenarioCase {
+  id: string;
+  label: string;
+  /** Builds the inputs (not timed) and returns the call. Should throw if the call fails. */
+  prepare(): () => unknown;
+  /** Untimed calls first, then timed calls (the median is reported). */
+  runs: { warmup: number; samples: number };
+  /** Facts about the last call for results.json (queue classes, task counts, ...). */
+  info?(): Record<string, unknown>;
+}
+
+export interface ScenarioModule {
+  name: string;
+  /** What the scenario is, one line for the table. */
+  description: string;
+  cases: ScenarioCase[];
   ratios: RatioSpec[];
 }

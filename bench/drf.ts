@@ -31,6 +31,7 @@ function kernelCase(backend: BackendKind): BenchCase {
   return {
     id: `drf.kernel.${backend}`,
     label: `DRF kernel (${backend})`,
+    target: backend === "wasm" ? "t(1e5)/t(1e4) <= 12" : undefined,
     prepare(size) {
       const { kernels } = stagedEngine(backend, size);
       const { n, k } = size;

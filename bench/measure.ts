@@ -78,3 +78,22 @@ export async function measure(name: string, call: () => unknown, budget: Budget)
   if (r.state !== "completed") throw new Error(`${name}: ${r.state}`);
   return { medianMs: r.latency.p50 / reps, samples: bench.tasks[0].runs, reps, rme: r.latency.rme };
 }
+
+/** A slow call a fixed number of times (CPU time): the median and the individual runs. */
+export function measureRuns(call: () => unknown, runs: { warmup: number; samples: number }): Measurement & { runsMs: number[] } {
+  let sink: unknown;
+  for (let i = 0; i < runs.warmup; i++) sink = call();
+  const times: number[] = [];
+  for (let i = 0; i < runs.samples; i++) {
+    const t0 = cpuNow();
+    sink = call();
+    times.push(cpuNow() - t0);
+  }
+  void sink;
+  const sorted = [...times].sort((a, b) => a - b);
+  const m = sorted.length;
+  const medianMs = m % 2 ? sorted[(m - 1) / 2] : (sorted[m / 2 - 1] + sorted[m / 2]) / 2;
+  const mean = times.reduce((a, b) => a + b, 0) / m;
+  const sd = m > 1 ? Math.sqrt(times.reduce((a, b) => a + (b - mean) ** 2, 0) / (m - 1)) : 0;
+  return { medianMs, samples: m, reps: 1, rme: m > 1 ? (100 * 1.96 * sd) / Math.sqrt(m) / mean : 0, runsMs: times };
+}

@@ -1,6 +1,6 @@
 // Turning measurements into the printed table and bench/results.json. Ratios are always
 // between cases measured in the same run.
-import type { BenchModule, RatioSpec, Size } from "./cases.js";
+import type { BenchModule, RatioSpec, ScenarioModule, Size } from "./cases.js";
 import type { Measurement } from "./measure.js";
 
 export type Results = Map<string, Measurement>; // key: `${caseId}@${n}x${k}`
@@ -60,7 +60,7 @@ export function markdownTable(modules: BenchModule[], sizes: Size[], results: Re
         return r ? formatTime(r.medianMs) : "";
       });
       const scal = pairs.map(([l, s]) => fmtRatio(scalingAt(results, c.id, l, s)));
-      const target = c.id.startsWith("drf.kernel.wasm") ? "t(1e5)/t(1e4) <= 12" : "";
+      const target = c.target ?? "";
       lines.push(`| ${c.label} | ${[...cells, ...scal, target].join(" | ")} |`);
     }
     lines.push(`| **${m.name}: ratios (same run)** |${head.slice(1).map(() => "").join(" |")} |`);
@@ -71,6 +71,30 @@ export function markdownTable(modules: BenchModule[], sizes: Size[], results: Re
       });
       const target = r.target ? `${r.target.op} ${r.target.value} at the largest size` : "";
       lines.push(`| ${r.label} | ${[...cells, ...pairs.map(() => ""), target].join(" | ")} |`);
+    }
+  }
+  return lines.join("\n");
+}
+
+export type ScenarioResults = Map<string, Measurement>; // key: case id
+
+export function scenarioRatio(results: ScenarioResults, r: RatioSpec): number | undefined {
+  const a = results.get(r.numerator), b = results.get(r.denominator);
+  return a && b ? a.medianMs / b.medianMs : undefined;
+}
+
+/** The fixed-size scenarios: one row per case (median CPU time, runs), then their ratios. */
+export function scenarioTable(modules: ScenarioModule[], results: ScenarioResults): string {
+  const lines = ["| scenario | median time | runs | target |", "|---|---:|---:|---|"];
+  for (const m of modules) {
+    lines.push(`| **${m.name}**: ${m.description} | | | |`);
+    for (const c of m.cases) {
+      const r = results.get(c.id);
+      lines.push(`| ${c.label} | ${r ? formatTime(r.medianMs) : ""} | ${r ? r.samples : ""} | |`);
+    }
+    for (const r of m.ratios) {
+      const x = scenarioRatio(results, r);
+      lines.push(`| ratio: ${r.label} | ${fmtRatio(x)}${meets(x, r.target)} | | ${r.target ? `${r.target.op} ${r.target.value}` : ""} |`);
     }
   }
   return lines.join("\n");

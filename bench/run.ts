@@ -1,13 +1,17 @@
 // `npm run bench`: every registered module at every size, one tinybench measurement per
 // case, then one table on stdout and bench/results.json. Options (for quick local runs):
 //   --sizes 1000x6,10000x6   only these N x K
-//   --only drf.kernel        only cases whose id starts with one of these (comma separated)
+//   --only drf.kernel        only cases whose id starts with one of these (comma separated);
+//                            applies to the fixed-size scenarios too (--only bopf, --only sim)
+//   --no-scenarios           skip the fixed-size scenarios (BoPF overhead, simulator)
 import { writeFileSync } from "node:fs";
 import type { Size } from "./cases.js";
 import { machineInfo } from "./machine.js";
-import { measure, type Budget } from "./measure.js";
-import { registry } from "./registry.js";
-import { markdownTable, ratioAt, resultKey, scalingAt, scalingPairs, type Results } from "./report.js";
+import { measure, measureRuns, type Budget } from "./measure.js";
+import { registry, scenarios } from "./registry.js";
+import {
+  markdownTable, ratioAt, resultKey, scalingAt, scalingPairs, scenarioRatio, scenarioTable, type Results, type ScenarioResults,
+} from "./report.js";
 
 const DEFAULT_SIZES: Size[] = [2, 6].flatMap((k) => [1e2, 1e3, 1e4, 1e5].map((n) => ({ n, k })));
 
@@ -31,6 +35,9 @@ async function main(): Promise<void> {
   const only = arg("--only")?.split(",");
   const modules = registry.map((m) => ({ ...m, cases: m.cases.filter((c) => !only || only.some((p) => c.id.startsWith(p))) }))
     .filter((m) => m.cases.length > 0);
+  const scenarioModules = process.argv.includes("--no-scenarios") ? [] : scenarios
+    .map((m) => ({ ...m, cases: m.cases.filter((c) => !only || only.some((p) => c.id.startsWith(p))) }))
+    .filter((m) => m.cases.length > 0);
   const machineAtStart = machineInfo();
   const started = performance.now();
   const results: Results = new Map();
@@ -47,11 +54,23 @@ async function main(): Promise<void> {
       }
     }
   }
+  const scenarioResults: ScenarioResults = new Map();
+  const scenarioInfo = new Map<string, Record<string, unknown>>();
+  for (const m of scenarioModules) {
+    for (const c of m.cases) {
+      const call = c.prepare();
+      const r = measureRuns(call, c.runs);
+      scenarioResults.set(c.id, r);
+      if (c.info) scenarioInfo.set(c.id, c.info());
+      process.stderr.write(`  ${c.id.padEnd(24)} ${r.medianMs.toPrecision(4)} ms  (${r.samples} runs: ${r.runsMs.map((t) => t.toPrecision(3)).join(", ")})\n`);
+    }
+  }
   const seconds = (performance.now() - started) / 1000;
   const machine = { ...machineInfo(), loadAverageAtStart: machineAtStart.loadAverage };
   const table = markdownTable(modules, sizes, results);
   console.log(`\nMachine: ${machine.cpu}, ${machine.cores} cores, ${machine.platform}/${machine.arch}, Node ${machine.node}, V8 ${machine.v8}; load average ${machine.loadAverageAtStart.join("/")} at start, ${machine.loadAverage.join("/")} at end; ${seconds.toFixed(0)} s.\n`);
   console.log(table);
+  if (scenarioModules.length > 0) console.log(`\nFixed-size scenarios (median CPU time of a fixed number of runs):\n\n${scenarioTable(scenarioModules, scenarioResults)}`);
   const pairs = scalingPairs(sizes);
   const json = {
     machine,
@@ -71,6 +90,17 @@ async function main(): Promise<void> {
         scaling: pairs.map(([l, s]) => ({ k: l.k, from: s.n, to: l.n, ratio: scalingAt(results, c.id, l, s) ?? null })),
       })),
       ratios: m.ratios.map((r) => ({ ...r, values: sizes.map((s) => ({ ...s, ratio: ratioAt(results, r, s) ?? null })) })),
+    })),
+    scenarios: scenarioModules.map((m) => ({
+      name: m.name,
+      description: m.description,
+      cases: m.cases.map((c) => ({
+        id: c.id,
+        label: c.label,
+        ...(scenarioResults.get(c.id) ?? {}),
+        info: scenarioInfo.get(c.id) ?? null,
+      })),
+      ratios: m.ratios.map((r) => ({ ...r, ratio: scenarioRatio(scenarioResults, r) ?? null })),
     })),
   };
   const out = new URL("./results.json", import.meta.url);

@@ -24,7 +24,8 @@ describe("BoPF scenarios", () => {
     const big = byScale.rows[byScale.rows.length - 1];
     const tq = (name: string) => big[col(byScale, `TQ ${name}`)] as number;
     expect(tq("bopf")).toBeLessThanOrEqual(tq("drf") * 1.05);
-    expect(tq("sp")).toBeGreaterThan(tq("drf") * 1.1);
+    expect(tq("sp")).toBeGreaterThan(tq("drf") * 1.2); // SP starves the TQs with 8x bursts every 300 s
+    expect(tq("sp")).toBeGreaterThan(tq("bopf") * 1.2);
   });
 
   it("bopf-multi-lq: three LQs land hard, soft, elastic with the deciding condition", () => {

@@ -1,7 +1,7 @@
 // `bopf`: the BoPF paper's single-LQ experiments (papers/bopf-full.txt §5.2-5.3).
 //  - Table 3/4 shape: 1 LQ + N TQs, N in 1, 2, 4, 8, 16, 32; average LQ completion time
 //    under DRF, SP and BoPF and BoPF's factor of improvement over DRF.
-//  - Fig. 9 shape: 1 LQ + 8 TQs with the LQ's bursts scaled 1x, 2x, 4x, 8x; average TQ
+//  - Fig. 9 shape (cluster experiment: period 300 s, param fig9Period): 1 LQ + 8 TQs with the LQ's bursts scaled 1x, 2x, 4x, 8x; average TQ
 //    completion time (BoPF stays near DRF; SP starves the TQs as bursts grow — BoPF's
 //    fairness condition turns a too-large LQ elastic).
 import type { Engine } from "../engine/engine.js";
@@ -79,14 +79,21 @@ export const bopfScenario: Scenario = {
     let done = 0;
     const tick = () => onProgress?.(++done / total);
     const a = sweep(engine, seed, pols, tqs, (n) => ({ ...base, tqs: n }), tick);
-    const b = sweep(engine, seed, pols, scales, (s) => ({ ...base, tqs: 8, lqScale: s }), tick);
+    // Fig. 9 is the paper's cluster experiment, whose LQ period is 300 s (simulations use
+    // 1000 s): large bursts then take most of each period, which is what hurts TQs under SP.
+    const fig9: Partial<BopfWorkloadParams> = {
+      ...base,
+      period: numParam(params, "fig9Period", 300),
+      bursts: numParam(params, "fig9Bursts", params?.bursts !== undefined ? base.bursts! : 12),
+    };
+    const b = sweep(engine, seed, pols, scales, (s) => ({ ...fig9, tqs: 8, lqScale: s }), tick);
     const metrics = (pts: BopfSweepPoint[]) => pts.map((pt) => ({
       x: pt.x,
       ...Object.fromEntries(Object.entries(pt.results).map(([p, r]) => [p, { LQ: r.metrics.classes.LQ, TQ: r.metrics.classes.TQ, admissions: r.admissions }])),
     }));
     return {
       scenario: "bopf", seed, policies: pols,
-      params: { ...BOPF_DEFAULTS, ...base, tqs, scales },
+      params: { ...BOPF_DEFAULTS, ...base, tqs, scales, fig9Period: fig9.period, fig9Bursts: fig9.bursts },
       tables: [lqTable(a, pols), tqTable(b, pols)],
       metrics: { byTqs: metrics(a), byScale: metrics(b) },
     };

@@ -29,7 +29,7 @@ export interface SimOptions {
   updateInterval?: number;
   /** Allow preempting tasks of queues above their share (restarted later from scratch). Default false. */
   preemption?: boolean;
-  /** Sample per-queue allocation every `sampleInterval` seconds for the time series. Default: about 200 samples. */
+  /** Length of one time-series point: each is the average dominant share over its interval. Default: about 200 points. */
   sampleInterval?: number;
   /** Stop at this time (jobs not ended by then are dropped with reason 'horizon'). Default: run to completion. */
   horizon?: number;
@@ -42,7 +42,7 @@ export interface SimResult {
   metrics: RunMetrics;
   /** Per-queue admission decisions, when the policy does admission control. */
   admissions: Array<Admission | undefined>;
-  /** Per-queue usage time series: t[j] and dominantShare[queue][j]. */
+  /** Per-queue usage time series: dominantShare[queue][j] is the average over [t[j], t[j] + interval). */
   series: { t: number[]; dominantShare: number[][] };
   policyReport?: Record<string, unknown>;
   stats: { events: number; schedulingPoints: number; tasksStarted: number; preemptions: number };
@@ -101,15 +101,34 @@ export function simulate(workload: Workload, opts: SimOptions): SimResult {
   const sampleInterval = opts.sampleInterval ?? Math.max(1e-3, estimateSpan(workload, lastArrival) / 200);
   const seriesT: number[] = [];
   const seriesDs: number[][] = cl.queues.map(() => []);
-  let nextSample = 0;
   const stats = { events: 0, schedulingPoints: 0, tasksStarted: 0, preemptions: 0 };
 
-  const advanceTo = (t: number) => {
-    while (nextSample < t && nextSample <= horizon) {
-      seriesT.push(nextSample);
-      for (let q = 0; q < n; q++) seriesDs[q].push(cl.queues[q].useDom);
-      nextSample += sampleInterval;
+  // Series: each point is the time-average of a queue's dominant share over
+  // [t, t + sampleInterval), so short bursts are not lost between samples (no aliasing).
+  let bucketStart = 0;
+  const bucketAcc = new Float64Array(n);
+  const flushBucket = (length: number) => {
+    seriesT.push(bucketStart);
+    for (let q = 0; q < n; q++) {
+      seriesDs[q].push(length > 0 ? bucketAcc[q] / length : cl.queues[q].useDom);
+      bucketAcc[q] = 0;
     }
+  };
+  const addToSeries = (from: number, to: number) => {
+    while (from < to) {
+      const bucketEnd = bucketStart + sampleInterval;
+      const segEnd = Math.min(to, bucketEnd);
+      for (let q = 0; q < n; q++) bucketAcc[q] += cl.queues[q].useDom * (segEnd - from);
+      from = segEnd;
+      if (segEnd === bucketEnd) {
+        flushBucket(sampleInterval);
+        bucketStart = bucketEnd;
+      }
+    }
+  };
+
+  const advanceTo = (t: number) => {
+    addToSeries(tPrev, t);
     const dt = t - tPrev;
     if (dt > 0) {
       for (let q = 0; q < n; q++) domIntegral[q] += cl.queues[q].useDom * dt;
@@ -352,6 +371,7 @@ export function simulate(workload: Workload, opts: SimOptions): SimResult {
   }
   const end = Number.isFinite(horizon) && events.size > 0 ? horizon : cl.time;
   advanceTo(end);
+  if (end > bucketStart || seriesT.length === 0) flushBucket(end - bucketStart);
 
   // every job must have ended
   for (const job of jobs) {

@@ -1,0 +1,111 @@
+// The BoPF decision of the paper's overhead experiment (papers/bopf-full.txt §5.2.4: 10,000
+// LQs with 500 ON/OFF cycles each and 10,000 TQs; admission "approximately 1 ms" on a 2.4 GHz
+// Xeon E3, allocation "less than 1 ms"). Inputs and the decision come from
+// src/bopf/bench-scenario.ts (periodic burst specs, K = 6): a fresh admission control admits
+// every queue, then one allocateInstant round over all 20,000 with every guaranteed LQ inside
+// a burst. The floor is one pass over what the queues report: kind, and for each LQ its burst
+// spec (start, period, window, count, K volumes) — the least any admission must read.
+import { loadEngineSync, type Engine } from "../src/index.js";
+import type { BackendKind } from "../src/kernels/backend.js";
+import { BopfAdmissionControl, type BopfClass } from "../src/bopf/admission.js";
+import { allocateInstant, type InstantQueue } from "../src/bopf/allocate.js";
+import type { PeriodicBursts } from "../src/bopf/bursts.js";
+import { buildBopfBench, runBopfBench, type BopfBenchInput, type BopfBenchResult } from "../src/bopf/bench-scenario.js";
+import type { ScenarioCase, ScenarioModule } from "./cases.js";
+
+export const BOPF_LQS = 10_000, BOPF_TQS = 10_000, BOPF_BURSTS = 500;
+
+let cached: BopfBenchInput | null = null;
+const input = (): BopfBenchInput => (cached ??= buildBopfBench(BOPF_LQS, BOPF_TQS, BOPF_BURSTS));
+
+function admitAll(x: BopfBenchInput): { ac: BopfAdmissionControl; cls: BopfClass[] } {
+  const ac = new BopfAdmissionControl(x.capacity);
+  const cls = x.queues.map((q) => ac.admit(q).class);
+  return { ac, cls };
+}
+
+/** The same instant queues runBopfBench builds after admission. */
+function instantQueues(x: BopfBenchInput, ac: BopfAdmissionControl, cls: BopfClass[]): InstantQueue[] {
+  return x.queues.map((q, i) => {
+    const iq: InstantQueue = { class: cls[i], want: x.wants[i] };
+    const series = ac.seriesOf(q.name);
+    if (series && (cls[i] === "hard" || cls[i] === "soft")) iq.guarantee = { rate: series.maxRate, remaining: series.burst(0).volume };
+    return iq;
+  });
+}
+
+/** One pass over every queue's report: its kind and, for an LQ, the periodic burst spec. */
+export function burstSpecFloor(x: BopfBenchInput): number {
+  let s = 0;
+  for (const q of x.queues) {
+    if (q.kind !== "LQ") {
+      s += 1;
+      continue;
+    }
+    const b = q.bursts as PeriodicBursts;
+    s += b.start + b.period + b.window + b.count;
+    const v = b.volume;
+    for (let r = 0; r < v.length; r++) s += v[r];
+  }
+  return s;
+}
+
+function decisionCase(backend: BackendKind): ScenarioCase {
+  let last: BopfBenchResult | null = null;
+  return {
+    id: `bopf.decision.${backend}`,
+    label: `admission + one allocation round (${backend})`,
+    runs: { warmup: 1, samples: 5 },
+    prepare() {
+      const x = input();
+      const engine: Engine = loadEngineSync({ backend });
+      return () => (last = runBopfBench(engine, x));
+    },
+    info: () => (last ? { classes: last.classes, allocated: last.allocated } : {}),
+  };
+}
+
+const admissionCase: ScenarioCase = {
+  id: "bopf.admission",
+  label: "admission alone: 20,000 admit() calls (TS)",
+  runs: { warmup: 1, samples: 7 },
+  prepare() {
+    const x = input();
+    return () => admitAll(x);
+  },
+};
+
+const allocationCase: ScenarioCase = {
+  id: "bopf.allocate.wasm",
+  label: "one allocateInstant round alone (wasm)",
+  runs: { warmup: 1, samples: 5 },
+  prepare() {
+    const x = input();
+    const { ac, cls } = admitAll(x);
+    const queues = instantQueues(x, ac, cls);
+    const engine = loadEngineSync({ backend: "wasm" });
+    return () => allocateInstant(engine, x.capacity, queues);
+  },
+};
+
+const floorCase: ScenarioCase = {
+  id: "bopf.floor",
+  label: "floor: one pass over the 20,000 queues' burst specs (TS)",
+  runs: { warmup: 20, samples: 31 },
+  prepare() {
+    const x = input();
+    return () => burstSpecFloor(x);
+  },
+};
+
+export const bopfModule: ScenarioModule = {
+  name: "BoPF overhead experiment",
+  description: `${BOPF_LQS} LQs (${BOPF_BURSTS} periodic bursts each) + ${BOPF_TQS} TQs, K = 6 (src/bopf/bench-scenario.ts)`,
+  cases: [decisionCase("wasm"), decisionCase("js"), admissionCase, allocationCase, floorCase],
+  ratios: [
+    { label: "decision (WASM) / floor", numerator: "bopf.decision.wasm", denominator: "bopf.floor", target: { op: "<=", value: 10 } },
+    { label: "decision (JS) / floor", numerator: "bopf.decision.js", denominator: "bopf.floor" },
+    { label: "admission / floor", numerator: "bopf.admission", denominator: "bopf.floor" },
+    { label: "allocation round (WASM) / floor", numerator: "bopf.allocate.wasm", denominator: "bopf.floor" },
+  ],
+};

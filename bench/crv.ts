@@ -1,0 +1,29 @@
+// Phoenix CRV/SRPT reordering of every worker queue in one round (assembly/crv.ts,
+// src/kernels/js/crv.ts). N = tasks T; K sets the mean queue length 4K (see crvInstance).
+// Floor: one pass over the per-task f64 inputs, CRV score and runtime (2*T).
+import type { Size } from "./cases.js";
+import { kernelModule } from "./kernel-module.js";
+import { crvInstance, type CrvInstance } from "./workload.js";
+
+let cached: { n: number; k: number; x: CrvInstance } | null = null;
+function instance({ n, k }: Size): CrvInstance {
+  if (!cached || cached.n !== n || cached.k !== k) cached = { n, k, x: crvInstance(n, k) };
+  return cached.x;
+}
+
+export const crvModule = kernelModule({
+  id: "crv",
+  name: "Phoenix CRV reordering (SPEC §7; N = tasks, queues of ~4K tasks)",
+  kernelLabel: "CRV reorder kernel",
+  floorLabel: "one pass over score, runtime",
+  stage(kernels, size) {
+    const x = instance(size);
+    const s = kernels.stageCrv(x.q, x.t);
+    s.offsets.set(x.offsets);
+    s.score.set(x.score);
+    s.runtime.set(x.runtime);
+    s.slack.set(x.slack);
+    s.mode.set(x.mode);
+    return { run: () => kernels.runCrv(x.q, x.t, x.slackThreshold), floorViews: [s.score, s.runtime] };
+  },
+});

@@ -1,0 +1,33 @@
+// LTRF task-level selection (Algorithm 1; assembly/ltrf.ts, src/kernels/js/ltrf.ts):
+// validation, heap build, one start per task. Work-conserving, with weights. Floor: one pass
+// over the task demands (N*K) and the four per-queue inputs (pending, usage, weights, increments).
+import type { Size } from "./cases.js";
+import { kernelModule } from "./kernel-module.js";
+import { ltrfInstance, type LtrfInstance } from "./workload.js";
+
+let cached: LtrfInstance | null = null;
+function instance({ n, k }: Size): LtrfInstance {
+  if (!cached || cached.n !== n || cached.k !== k) cached = ltrfInstance(n, k);
+  return cached;
+}
+
+export const ltrfModule = kernelModule({
+  id: "ltrf",
+  name: "LTRF task selection (Algorithm 1, SPEC §5)",
+  kernelLabel: "LTRF kernel",
+  floorLabel: "one pass over tasks, pending, usage, weights, increments",
+  stage(kernels, size) {
+    const x = instance(size);
+    const s = kernels.stageLtrf(x.n, x.k);
+    s.free.set(x.free);
+    s.tasks.set(x.tasks);
+    s.pending.set(x.pending);
+    s.usage.set(x.usage);
+    s.weights.set(x.weights);
+    s.increments.set(x.increments);
+    return {
+      run: () => kernels.runLtrf(x.n, x.k, true, 0),
+      floorViews: [s.tasks, s.pending, s.usage, s.weights, s.increments],
+    };
+  },
+});

@@ -1,0 +1,28 @@
+// SRPT among BoPF's soft LQs (assembly/srpt.ts, src/kernels/js/srpt.ts): validation, keys,
+// radix sort by key, one greedy pass. Floor: one pass over want, rate and remaining (3*N*K).
+import type { Size } from "./cases.js";
+import { kernelModule } from "./kernel-module.js";
+import { srptInstance, type SrptInstance } from "./workload.js";
+
+let cached: SrptInstance | null = null;
+function instance({ n, k }: Size): SrptInstance {
+  if (!cached || cached.n !== n || cached.k !== k) cached = srptInstance(n, k);
+  return cached;
+}
+
+export const srptModule = kernelModule({
+  id: "srpt",
+  name: "SRPT among soft LQs (BoPF, SPEC §4.3 step 2)",
+  kernelLabel: "SRPT kernel",
+  floorLabel: "one pass over want, rate, remaining",
+  stage(kernels, size) {
+    const x = instance(size);
+    const s = kernels.stageSrpt(x.n, x.k);
+    s.capacity.set(x.capacity);
+    s.available.set(x.available);
+    s.demands.set(x.demands);
+    s.rates.set(x.rates);
+    s.remaining.set(x.remaining);
+    return { run: () => kernels.runSrpt(x.n, x.k), floorViews: [s.demands, s.rates, s.remaining] };
+  },
+});
