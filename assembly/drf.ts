@@ -93,11 +93,6 @@ export function drf(
   // Pass 1: validate, delta, rate; without offsets also the cap key and activation.
   let minOff = Infinity;
   let live = 0;
-  // K <= 8 without offsets: the per-resource slopes and counts accumulate in locals (stored
-  // once after the pass) instead of a load and a store per element; same additions, same order.
-  const local = !offsets && k <= 8;
-  let s0: f64 = 0, s1: f64 = 0, s2: f64 = 0, s3: f64 = 0, s4: f64 = 0, s5: f64 = 0, s6: f64 = 0, s7: f64 = 0;
-  let c0: u32 = 0, c1: u32 = 0, c2: u32 = 0, c3: u32 = 0, c4: u32 = 0, c5: u32 = 0, c6: u32 = 0, c7: u32 = 0;
   for (let i = 0; i < n; i++) {
     const w = weights ? ldf(weights, i) : 1.0;
     if (!(w > 0) || !isFiniteF64(w)) return fail(scratch, E_WEIGHT, i);
@@ -146,46 +141,12 @@ export function drf(
       if (!(e > 0) || !isFiniteF64(e)) return fail(scratch, E_SHARE_OVERFLOW, i);
       stf(endKey, i, e);
       stb(state, i, RAMPING);
-      if (local) {
-        let d = ldf(row, 0); s0 += rt * d; c0 += <u32>(d > 0);
-        if (k > 1) {
-          d = ldf(row, 1); s1 += rt * d; c1 += <u32>(d > 0);
-          if (k > 2) {
-            d = ldf(row, 2); s2 += rt * d; c2 += <u32>(d > 0);
-            if (k > 3) {
-              d = ldf(row, 3); s3 += rt * d; c3 += <u32>(d > 0);
-              if (k > 4) {
-                d = ldf(row, 4); s4 += rt * d; c4 += <u32>(d > 0);
-                if (k > 5) {
-                  d = ldf(row, 5); s5 += rt * d; c5 += <u32>(d > 0);
-                  if (k > 6) {
-                    d = ldf(row, 6); s6 += rt * d; c6 += <u32>(d > 0);
-                    if (k > 7) { d = ldf(row, 7); s7 += rt * d; c7 += <u32>(d > 0); }
-                  }
-                }
-              }
-            }
-          }
-        }
-      } else {
-        for (let r = 0; r < k; r++) {
-          const d = ldf(row, r);
-          stf(slope, r, ldf(slope, r) + rt * d);
-          stu(cnt, r, ldu(cnt, r) + <u32>(d > 0));
-        }
+      for (let r = 0; r < k; r++) {
+        const d = ldf(row, r);
+        stf(slope, r, ldf(slope, r) + rt * d);
+        stu(cnt, r, ldu(cnt, r) + <u32>(d > 0));
       }
     }
-  }
-  if (local && k > 0) {
-    // slope[r] and cnt[r] were 0 before the pass, so these are the same sums
-    stf(slope, 0, s0); stu(cnt, 0, c0);
-    if (k > 1) { stf(slope, 1, s1); stu(cnt, 1, c1); }
-    if (k > 2) { stf(slope, 2, s2); stu(cnt, 2, c2); }
-    if (k > 3) { stf(slope, 3, s3); stu(cnt, 3, c3); }
-    if (k > 4) { stf(slope, 4, s4); stu(cnt, 4, c4); }
-    if (k > 5) { stf(slope, 5, s5); stu(cnt, 5, c5); }
-    if (k > 6) { stf(slope, 6, s6); stu(cnt, 6, c6); }
-    if (k > 7) { stf(slope, 7, s7); stu(cnt, 7, c7); }
   }
   const nLive = live;
 

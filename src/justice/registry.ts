@@ -1,24 +1,16 @@
 // Allocators of the deadline mode, registered by name. The four of the paper are built in.
 import { InputError, describeValue } from "../engine/errors.js";
+import { NamedRegistry } from "../sim/named-registry.js";
 import type { Allocator, AllocatorFactory, AllocatorOptions } from "./allocator.js";
 import { baselineFsAllocator, reactiveFsAllocator } from "./allocators/fairshare.js";
 import { justiceAllocator } from "./allocators/justice.js";
 import { oracleAllocator } from "./allocators/oracle.js";
 
-const allocators = new Map<string, AllocatorFactory>();
+const allocators = new NamedRegistry<AllocatorFactory>("allocator");
 
-export function registerAllocator(f: AllocatorFactory): void {
-  if (allocators.has(f.name)) throw new Error(`allocator '${f.name}' is registered twice`);
-  allocators.set(f.name, f);
-}
-
-export function getAllocator(name: string): AllocatorFactory | undefined {
-  return allocators.get(name);
-}
-
-export function allocatorNames(): string[] {
-  return [...allocators.keys()];
-}
+export const registerAllocator = (f: AllocatorFactory): void => allocators.register(f);
+export const getAllocator = (name: string): AllocatorFactory | undefined => allocators.get(name);
+export const allocatorNames = (): string[] => allocators.names();
 
 /** Creates a registered allocator; unknown names are an InputError. */
 export function createAllocator(name: string, opts: AllocatorOptions): Allocator {

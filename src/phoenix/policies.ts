@@ -16,6 +16,7 @@
 //             eligible workers with the lowest E[W] of a random sample (wait-time-aware
 //             placement, §III-C3/§VI-A); soft constraints whose CRV is above the threshold
 //             are relaxed at placement (admission control by demand/supply, §I).
+import { NamedRegistry } from "../sim/named-registry.js";
 import { InputError, describeValue } from "../engine/errors.js";
 
 export interface NodePolicy {
@@ -56,22 +57,17 @@ export interface NodePolicyFactory {
   create(options?: Partial<Omit<NodePolicy, "name">>): NodePolicy;
 }
 
-const registry = new Map<string, NodePolicyFactory>();
+const registry = new NamedRegistry<NodePolicyFactory>("node policy");
 
-export function registerNodePolicy(f: NodePolicyFactory): void {
-  if (registry.has(f.name)) throw new Error(`node policy '${f.name}' is registered twice`);
-  registry.set(f.name, f);
-}
+export const registerNodePolicy = (f: NodePolicyFactory): void => registry.register(f);
 
 export function getNodePolicy(name: string, options?: Partial<Omit<NodePolicy, "name">>): NodePolicy {
   const f = registry.get(name);
-  if (!f) throw new InputError("policy", `unknown node policy ${describeValue(name)}; known: ${[...registry.keys()].join(", ")}`);
+  if (!f) throw new InputError("policy", `unknown node policy ${describeValue(name)}; known: ${registry.names().join(", ")}`);
   return f.create(options);
 }
 
-export function nodePolicyNames(): string[] {
-  return [...registry.keys()];
-}
+export const nodePolicyNames = (): string[] => registry.names();
 
 function define(name: string, description: string, base: Omit<NodePolicy, "name">): void {
   registerNodePolicy({ name, description, create: (o = {}) => Object.freeze({ ...base, ...o, name }) });

@@ -1,21 +1,10 @@
-// Policies and scenarios are registered by name; the CLI and the simulator look them up here.
+// Policies are registered by name; the CLI and the simulator look them up here.
+import { NamedRegistry } from "./named-registry.js";
 import type { PolicyFactory } from "./policy.js";
 
-const policies = new Map<string, PolicyFactory>();
+const policies = new NamedRegistry<PolicyFactory>("policy");
 
-export function registerPolicy(f: PolicyFactory): void {
-  if (policies.has(f.name)) throw new Error(`policy '${f.name}' is registered twice`);
-  policies.set(f.name, f);
-}
-
-export function getPolicy(name: string): PolicyFactory | undefined {
-  return policies.get(name);
-}
-
-export function policyNames(): string[] {
-  return [...policies.keys()];
-}
-
-export function listPolicies(): PolicyFactory[] {
-  return [...policies.values()];
-}
+export const registerPolicy = (f: PolicyFactory): void => policies.register(f);
+export const getPolicy = (name: string): PolicyFactory | undefined => policies.get(name);
+export const policyNames = (): string[] => policies.names();
+export const listPolicies = (): PolicyFactory[] => policies.list();

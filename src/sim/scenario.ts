@@ -3,6 +3,7 @@
 // and Justice (job-level deadline mode) bring their own loops but report the same way.
 import type { Engine } from "../engine/engine.js";
 import type { Table } from "../report/table.js";
+import { NamedRegistry } from "./named-registry.js";
 
 export interface ScenarioOptions {
   /** Policy names to compare; default: the scenario's own list. */
@@ -42,17 +43,8 @@ export interface Scenario {
   run(opts: ScenarioOptions): ScenarioReport;
 }
 
-const scenarios = new Map<string, Scenario>();
+const scenarios = new NamedRegistry<Scenario>("scenario");
 
-export function registerScenario(s: Scenario): void {
-  if (scenarios.has(s.name)) throw new Error(`scenario '${s.name}' is registered twice`);
-  scenarios.set(s.name, s);
-}
-
-export function getScenario(name: string): Scenario | undefined {
-  return scenarios.get(name);
-}
-
-export function listScenarios(): Scenario[] {
-  return [...scenarios.values()];
-}
+export const registerScenario = (s: Scenario): void => scenarios.register(s);
+export const getScenario = (name: string): Scenario | undefined => scenarios.get(name);
+export const listScenarios = (): Scenario[] => scenarios.list();

@@ -1,0 +1,23 @@
+// A name -> item registry (policies, scenarios, allocators): registering a name twice is a
+// programming error; looking up an unknown name is the caller's to report.
+export class NamedRegistry<T extends { readonly name: string }> {
+  private readonly items = new Map<string, T>();
+  constructor(private readonly kind: string) {}
+
+  register(item: T): void {
+    if (this.items.has(item.name)) throw new Error(`${this.kind} '${item.name}' is registered twice`);
+    this.items.set(item.name, item);
+  }
+
+  get(name: string): T | undefined {
+    return this.items.get(name);
+  }
+
+  names(): string[] {
+    return [...this.items.keys()];
+  }
+
+  list(): T[] {
+    return [...this.items.values()];
+  }
+}
