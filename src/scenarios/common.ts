@@ -62,13 +62,20 @@ export function comparisonTable(title: string, set: RunSet, baseline = "drf"): T
   };
 }
 
-/** Per-queue time-averaged dominant share per policy. */
-export function shareTable(title: string, set: RunSet): Table {
-  const queues = set.workload.queues.map((q) => q.name);
+/** Time-averaged dominant share: one row per queue (the `limit` busiest when there are more), one column per policy. */
+export function shareTable(title: string, set: RunSet, limit = 20): Table {
+  const queues = set.workload.queues.map((q, i) => ({
+    name: q.name,
+    shares: set.results.map((r) => r.metrics.queues[i].avgDominantShare),
+  }));
+  const shown = queues.length > limit
+    ? [...queues].sort((a, b) => Math.max(...b.shares) - Math.max(...a.shares)).slice(0, limit)
+    : queues;
   return {
     title,
-    columns: ["policy", ...queues],
-    rows: set.results.map((r) => [r.policy, ...r.metrics.queues.map((q) => q.avgDominantShare)]),
+    columns: ["queue", ...set.results.map((r) => r.policy)],
+    rows: shown.map((q) => [q.name, ...q.shares]),
+    notes: queues.length > limit ? [`(the ${limit} busiest of ${queues.length} queues)`] : undefined,
   };
 }
 

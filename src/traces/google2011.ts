@@ -287,11 +287,11 @@ export async function loadGoogle2011(opts: GoogleLoadOptions): Promise<GoogleLoa
   });
   const { workload, jobNames } = b.build(
     {
-      name: `google-2011:${basename(file)}`,
+      name: `google2011:${basename(file)}`,
       machines,
       queueBy,
       censored,
-      params: { trace: "google-2011", taskEvents: basename(file), ...(opts.jobEvents ? { jobEvents: basename(opts.jobEvents) } : {}) },
+      params: { trace: "google2011", taskEvents: basename(file), ...(opts.jobEvents ? { jobEvents: basename(opts.jobEvents) } : {}) },
     },
     log,
   );

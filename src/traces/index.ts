@@ -19,11 +19,13 @@ export {
   type TraceJob as EagleTraceJob, type TraceLoadResult as EagleLoadResult, type LoadOptions as EagleLoadOptions,
 } from "../phoenix/eagle-trace.js";
 
-export const TRACE_FORMATS = ["google-2011", "swim"] as const;
+export const TRACE_FORMATS = ["google2011", "swim"] as const;
 export type TraceFormat = (typeof TRACE_FORMATS)[number];
+/** Other spellings users type. */
+const FORMAT_ALIASES: Record<string, TraceFormat> = { "google-2011": "google2011", google: "google2011" };
 
 export interface LoadTraceOptions {
-  /** Default: guessed from the file name (task_events* -> google-2011, *.tsv -> swim). */
+  /** Default: guessed from the file name (task_events* -> google2011, *.tsv -> swim). */
   format?: TraceFormat | string;
   lenient?: boolean;
   /** Loader options (numbers from `--param name=value`), e.g. { machines: 500, queueBy: "class" }. */
@@ -33,25 +35,26 @@ export interface LoadTraceOptions {
 /** Guesses the format from the file name, or null. */
 export function guessFormat(file: string): TraceFormat | null {
   const name = basename(file).toLowerCase();
-  if (name.startsWith("task_events")) return "google-2011";
+  if (name.startsWith("task_events")) return "google2011";
   if (/\.tsv(\.gz)?$/.test(name)) return "swim";
   return null;
 }
 
 /**
- * Loads any supported trace. For google-2011 the job_events part next to the task_events file
+ * Loads any supported trace. For google2011 the job_events part next to the task_events file
  * (same name with task_events -> job_events) is read too when it exists, unless
  * params.jobEvents names another file or is "none".
  */
 export async function loadTrace(file: string, opts: LoadTraceOptions = {}): Promise<LoadResult> {
-  const format = opts.format ?? guessFormat(file);
+  const given = opts.format === undefined ? undefined : FORMAT_ALIASES[opts.format] ?? opts.format;
+  const format = given ?? guessFormat(file);
   if (format === null) {
     throw new InputError("--format", `cannot tell the format of ${basename(file)} from its name; pass one of ${TRACE_FORMATS.join(", ")}`);
   }
   const p = opts.params ?? {};
   const lenient = opts.lenient === true;
   switch (format) {
-    case "google-2011": {
+    case "google2011": {
       const sibling = file.replace(/task_events(?=[^/\\]*$)/, "job_events");
       const jobEvents = p.jobEvents === "none" ? undefined : p.jobEvents !== undefined ? String(p.jobEvents) : sibling !== file && existsSync(sibling) ? sibling : undefined;
       const o: GoogleLoadOptions = { taskEvents: file, jobEvents, lenient };
