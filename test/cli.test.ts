@@ -64,6 +64,8 @@ describe("fairsched CLI", () => {
     expectOneLineError(run(["simulate", "--seed", "abc"]), /--seed must be an integer/);
     expectOneLineError(run(["simulate", "--param", "tqs"]), /expected name=value/);
     expectOneLineError(run(["simulate", "--param", "tqs=many"]), /--param tqs: must be a number/);
+    expectOneLineError(run(["simulate", "--param", "preemption=2"]), /--param preemption: must be 0 or 1/);
+    expectOneLineError(run(["simulate", "--trace", "/nonexistent/task_events-x.csv.gz"]), /nonexistent/);
     expectOneLineError(run(["frobnicate"]), /unknown command 'frobnicate'/);
     expectOneLineError(run(["allocate"]), /required option '--policy <name>' not specified/);
     expectOneLineError(run(["allocate", "--policy", "drf", "--input", "/nonexistent/x.json"]), /--input: cannot read \/nonexistent\/x.json: ENOENT/);

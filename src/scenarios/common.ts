@@ -109,6 +109,15 @@ export function reportOf(scenario: string, seed: number, params: Record<string, 
   };
 }
 
+/** The simulator's own options as scenario params: preemption=0|1, updateInterval=seconds. */
+export function simParamsFrom(params: Record<string, string | number> | undefined): { preemption: boolean; updateInterval: number } {
+  const preemption = numParam(params, "preemption", 0);
+  if (preemption !== 0 && preemption !== 1) throw new InputError("--param preemption", `must be 0 or 1, got '${params?.preemption}'`);
+  const updateInterval = numParam(params, "updateInterval", 0);
+  if (!(updateInterval >= 0)) throw new InputError("--param updateInterval", `must be a number of seconds >= 0, got '${params?.updateInterval}'`);
+  return { preemption: preemption === 1, updateInterval };
+}
+
 /** Parses scenario params that must be numbers. */
 export function numParam(params: Record<string, string | number> | undefined, name: string, fallback: number): number {
   const v = params?.[name];

@@ -2,7 +2,7 @@
 // 27 s bursts every 1000 s) under every registered queue-level policy.
 import { registerScenario, type Scenario } from "../sim/scenario.js";
 import { BOPF_DEFAULTS, bopfWorkload, type BopfWorkloadParams } from "../workloads/bopf.js";
-import { allQueuePolicies, comparisonTable, numParam, reportOf, runPolicies, shareTable } from "./common.js";
+import { allQueuePolicies, comparisonTable, numParam, reportOf, runPolicies, shareTable, simParamsFrom } from "./common.js";
 
 export function bopfParamsFrom(params: Record<string, string | number> | undefined, base: Partial<BopfWorkloadParams> = {}): BopfWorkloadParams {
   const p = { ...BOPF_DEFAULTS, ...base };
@@ -21,9 +21,10 @@ export const defaultScenario: Scenario = {
   },
   run({ policies, seed, params, engine, onProgress }) {
     const p = bopfParamsFrom(params);
+    const sim = simParamsFrom(params);
     const workload = bopfWorkload(p, seed);
-    const set = runPolicies(workload, policies ?? this.defaultPolicies, engine, seed, {}, onProgress);
-    return reportOf("default", seed, { ...p }, set, [
+    const set = runPolicies(workload, policies ?? this.defaultPolicies, engine, seed, sim, onProgress);
+    return reportOf("default", seed, { ...p, ...sim }, set, [
       comparisonTable(`Completion times: ${p.lqs} LQ + ${p.tqs} TQs (seed ${seed})`, set),
       shareTable("Time-averaged dominant share per queue", set),
     ]);
