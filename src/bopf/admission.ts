@@ -27,7 +27,9 @@
 // so it is hard and never binds; a burst larger than C * gap fails (2) even alone.
 import type { BurstSpec, QueueKind } from "../sim/model.js";
 import { InputError, describeValue } from "../engine/errors.js";
-import { burstSeries, type BurstSeries, type BurstsInput } from "./bursts.js";
+import {
+  burstSeries, isPeriodic, periodicBinding, periodicSummary, PeriodicSeries, type BurstSeries, type BurstsInput, type PeriodicBursts,
+} from "./bursts.js";
 import { LazyMinHeap } from "./min-heap.js";
 
 export type BopfClass = "hard" | "soft" | "elastic" | "rejected";
@@ -37,8 +39,8 @@ export type BopfReason = "safety" | "fairness" | "resource" | "all-held";
 export interface BopfAdmission {
   class: BopfClass;
   reason: BopfReason;
-  /** A sentence with the numbers that decided it. */
-  detail: string;
+  /** A sentence with the numbers that decided it (formatted on first access). */
+  readonly detail: string;
 }
 
 export interface BopfQueueInput {
@@ -58,12 +60,53 @@ export interface AdmissionOptions {
   tolerance?: number;
 }
 
-interface Entry {
-  id: number;
-  name: string;
-  kind: QueueKind;
-  cls: BopfClass;
-  series: BurstSeries | null;
+// Class codes of the struct-of-arrays state (index = admission id).
+const HARD = 0, SOFT = 1, ELASTIC = 2, REJECTED = 3, GONE = 4;
+const CLASS_NAMES: readonly BopfClass[] = ["hard", "soft", "elastic", "rejected"];
+
+// What a result's detail sentence is made of (formatted only when read).
+const D_SAFETY = 0, D_TQ = 1, D_FAIRNESS = 2, D_RESOURCE = 3, D_HARD = 4;
+
+/**
+ * One admission decision. `detail` is a getter: the numbers are kept and the sentence is
+ * formatted on first access (formatting 20,000 sentences would cost more than deciding).
+ * JSON.stringify includes it (toJSON); object spread does not, so copy it explicitly.
+ */
+class Admission implements BopfAdmission {
+  readonly class: BopfClass;
+  readonly reason: BopfReason;
+  private text: string | undefined;
+  private readonly ac: BopfAdmissionControl;
+  private readonly what: number;
+  private readonly m1: number;
+  /** the deciding queue's id (safety: the guaranteed queue that would break; else the new queue) */
+  private readonly id: number;
+  private readonly res: number;
+  private readonly a: number;
+  private readonly b: number;
+  private readonly c: number;
+
+  constructor(cls: BopfClass, reason: BopfReason, ac: BopfAdmissionControl, what: number, m1: number, id: number, res: number, a: number, b: number, c: number) {
+    this.class = cls;
+    this.reason = reason;
+    this.text = undefined;
+    this.ac = ac;
+    this.what = what;
+    this.m1 = m1;
+    this.id = id;
+    this.res = res;
+    this.a = a;
+    this.b = b;
+    this.c = c;
+  }
+
+  get detail(): string {
+    return (this.text ??= this.ac.formatDetail(this.what, this.m1, this.id, this.res, this.a, this.b, this.c, this.class));
+  }
+
+  toJSON(): { class: BopfClass; reason: BopfReason; detail: string } {
+    return { class: this.class, reason: this.reason, detail: this.detail };
+  }
 }
 
 export class BopfAdmissionControl {
@@ -71,12 +114,28 @@ export class BopfAdmissionControl {
   readonly variant: "bopf" | "nbopf";
   private readonly names: readonly string[];
   private readonly eps: number;
-  private readonly entries = new Map<string, Entry>();
+  private readonly k: number;
+  /** name -> admission id of the queues currently admitted */
+  private readonly entries = new Map<string, number>();
   private readonly guaranteed = new LazyMinHeap();
-  private readonly byId = new Map<number, Entry>();
   private readonly hardRate: Float64Array;
+  // struct of arrays by admission id (ids are never reused; rows of left queues stay, marked GONE)
+  private cls = new Uint8Array(64);
+  private tol = new Float64Array(64);
+  private bind = new Int32Array(64);
+  private rate: Float64Array;
+  private qname: string[] = [];
+  private bursts: Array<BurstsInput | null> = [];
+  private series: Array<BurstSeries | null> = [];
   private nextId = 0;
   private admitted = 0;
+  /** Set by decide(): the detail's ingredients of the last decision. */
+  private dWhat = 0;
+  private dId = 0;
+  private dRes = 0;
+  private dA = 0;
+  private dB = 0;
+  private dC = 0;
 
   constructor(capacity: ArrayLike<number>, options: AdmissionOptions = {}) {
     if (!Array.isArray(capacity) && !ArrayBuffer.isView(capacity)) throw new InputError("capacity", `expected an array of numbers, got ${describeValue(capacity)}`);
@@ -89,9 +148,11 @@ export class BopfAdmissionControl {
     if (v !== "bopf" && v !== "nbopf") throw new InputError("options.variant", `must be 'bopf' or 'nbopf', got ${describeValue(v)}`);
     this.variant = v;
     this.capacity = Float64Array.from(capacity);
+    this.k = capacity.length;
     this.names = options.resources ?? Array.from(capacity, (_, r) => `r${r}`);
     this.eps = options.tolerance ?? 1e-9;
     this.hardRate = new Float64Array(capacity.length);
+    this.rate = new Float64Array(64 * this.k);
   }
 
   /** M: the number of queues currently admitted (H + S + E). */
@@ -100,12 +161,14 @@ export class BopfAdmissionControl {
   }
 
   classOf(name: string): BopfClass | undefined {
-    return this.entries.get(name)?.cls;
+    const id = this.entries.get(name);
+    return id === undefined ? undefined : CLASS_NAMES[this.cls[id]];
   }
 
   /** The summary of an admitted LQ's bursts (rates, tolerance), for the allocator. */
   seriesOf(name: string): BurstSeries | null {
-    return this.entries.get(name)?.series ?? null;
+    const id = this.entries.get(name);
+    return id === undefined ? null : this.seriesById(id);
   }
 
   /**
@@ -114,89 +177,182 @@ export class BopfAdmissionControl {
    * a rejection is a result.
    */
   admit(q: BopfQueueInput, field = "queue"): BopfAdmission {
-    if (q === null || typeof q !== "object") throw new InputError(field, `expected a queue {name, kind, bursts?}, got ${describeValue(q)}`);
-    if (typeof q.name !== "string") throw new InputError(`${field}.name`, `must be a string (got ${describeValue(q.name)})`);
-    if (q.kind !== "LQ" && q.kind !== "TQ") throw new InputError(`${field}.kind`, `must be 'LQ' or 'TQ' (got ${describeValue(q.kind)})`);
-    if (this.entries.has(q.name)) throw new InputError(`${field}.name`, `queue '${q.name}' is already admitted`);
-    const series = q.kind === "LQ" ? burstSeries(q.bursts ?? [], this.capacity, `${field}.bursts`) : null;
-    const m1 = this.admitted + 1;
+    const c = this.decide(q, field);
+    return new Admission(CLASS_NAMES[c], REASONS[this.dWhat], this, this.dWhat, this.admitted + (c === REJECTED ? 1 : 0), this.dId, this.dRes, this.dA, this.dB, this.dC);
+  }
 
-    const safety = this.checkSafety(m1);
-    let result: BopfAdmission;
-    if (safety !== null) {
-      result = { class: "rejected", reason: "safety", detail: safety };
-    } else if (series === null) {
-      result = { class: "elastic", reason: "all-held", detail: `TQ: safety (1) holds with ${m1} queue(s)` };
-    } else {
-      result = this.classifyLQ(series, m1);
-    }
-    if (result.class !== "rejected") this.insert(q.name, q.kind, result.class, series);
-    return result;
+  /**
+   * The same decision as admit() (and the same state change), returning only the class and
+   * allocating nothing per queue: for callers admitting many queues at once. The admission
+   * id of an admitted queue is `lastId`.
+   */
+  admitClass(q: BopfQueueInput, field = "queue"): BopfClass {
+    return CLASS_NAMES[this.decide(q, field)];
+  }
+
+  /** Admission id of the queue admitted last (ids count every admission, from 0). */
+  get lastId(): number {
+    return this.nextId - 1;
+  }
+
+  /** Row `id` of the per-resource rates max_n r(n) (K numbers from id * K; zeros for TQs). */
+  get rates(): Float64Array {
+    return this.rate;
   }
 
   /** Removes an admitted queue and releases its guarantee. Returns false when unknown. */
   leave(name: string): boolean {
-    const e = this.entries.get(name);
-    if (!e) return false;
+    const id = this.entries.get(name);
+    if (id === undefined) return false;
     this.entries.delete(name);
-    this.byId.delete(e.id);
     this.admitted--;
-    if (e.cls === "hard" || e.cls === "soft") this.guaranteed.remove(e.id);
-    if (e.cls === "hard") this.recomputeHardRate();
+    const c = this.cls[id];
+    this.cls[id] = GONE; // its row stays: an earlier decision's detail may name it
+    if (c === HARD || c === SOFT) this.guaranteed.remove(id);
+    if (c === HARD) this.recomputeHardRate();
     return true;
   }
 
-  /** Null when (1) holds for m1 queues, else why not. */
-  private checkSafety(m1: number): string | null {
-    const top = this.guaranteed.peek();
-    if (top === null || top.key >= m1) return null;
-    const e = this.byId.get(top.id)!;
-    const b = e.series!.binding!;
-    const burst = e.series!.burst(b.burst);
-    const fair = (this.capacity[b.resource] * e.series!.gap(b.burst)) / m1;
-    return `would break ${e.cls} ${e.name}: its burst ${b.burst} needs ${fmt(burst.volume[b.resource])} ${this.names[b.resource]}·s > ` +
-      `C·gap/(M+1) = ${fmt(fair)} with ${m1} queues (it tolerates ${top.key})`;
-  }
-
-  private classifyLQ(s: BurstSeries, m1: number): BopfAdmission {
-    if (!(s.tolerance >= m1)) {
-      const b = s.binding!;
-      const fair = (this.capacity[b.resource] * s.gap(b.burst)) / m1;
-      return {
-        class: "elastic", reason: "fairness",
-        detail: `burst ${b.burst} needs ${fmt(s.burst(b.burst).volume[b.resource])} ${this.names[b.resource]}·s > ` +
-          `fair share C·gap/(M+1) = ${fmt(fair)} with ${m1} queues`,
-      };
+  /** Validates, classifies and (unless rejected) admits; leaves the detail's numbers in d*. */
+  private decide(q: BopfQueueInput, field: string): number {
+    if (q === null || typeof q !== "object") throw new InputError(field, `expected a queue {name, kind, bursts?}, got ${describeValue(q)}`);
+    const name = q.name;
+    if (typeof name !== "string") throw new InputError(`${field}.name`, `must be a string (got ${describeValue(name)})`);
+    const kind = q.kind;
+    if (kind !== "LQ" && kind !== "TQ") throw new InputError(`${field}.kind`, `must be 'LQ' or 'TQ' (got ${describeValue(kind)})`);
+    if (this.entries.has(name)) throw new InputError(`${field}.name`, `queue '${name}' is already admitted`);
+    const id = this.nextId;
+    if (id >= this.cls.length) this.grow();
+    const k = this.k;
+    // the new queue's summary goes straight into row `id` (kept only if admitted)
+    let tolerance = Infinity;
+    let bind = -1;
+    let series: BurstSeries | null = null;
+    const input = kind === "LQ" ? (q.bursts ?? []) : null;
+    if (input !== null) {
+      if (typeof input === "object" && isPeriodic(input as BurstsInput)) {
+        tolerance = periodicSummary(input as PeriodicBursts, this.capacity, field, this.rate, id * k, ".bursts");
+        bind = periodicBinding;
+      } else {
+        series = burstSeries(input as BurstsInput, this.capacity, `${field}.bursts`);
+        tolerance = series.tolerance;
+        bind = series.binding ? series.binding.resource : -1;
+        this.rate.set(series.maxRate, id * k);
+      }
+    } else {
+      this.rate.fill(0, id * k, id * k + k);
     }
-    for (let r = 0; r < this.capacity.length; r++) {
-      const need = this.hardRate[r] + s.maxRate[r];
-      if (need > this.capacity[r] * (1 + this.eps)) {
-        const detail = `${this.names[r]}: hard rates ${fmt(this.hardRate[r])} + its rate ${fmt(s.maxRate[r])} > C = ${fmt(this.capacity[r])}`;
-        return this.variant === "bopf"
-          ? { class: "soft", reason: "resource", detail }
-          : { class: "elastic", reason: "resource", detail: `${detail} (N-BoPF has no soft class)` };
+    const m1 = this.admitted + 1;
+
+    let c: number;
+    // (1) safety: the smallest tolerance among H ∪ S must be >= M + 1
+    const top = this.guaranteed.peekKey();
+    if (top < m1) {
+      const j = this.guaranteed.peekId();
+      this.dWhat = D_SAFETY; this.dId = j; this.dA = top;
+      return REJECTED;
+    }
+    if (input === null) {
+      this.dWhat = D_TQ;
+      c = ELASTIC;
+    } else if (!(tolerance >= m1)) {
+      // (2) fairness
+      this.dWhat = D_FAIRNESS; this.dId = id;
+      c = ELASTIC;
+    } else {
+      c = HARD;
+      this.dWhat = D_HARD; this.dA = tolerance;
+      // (3) resource
+      const rate = this.rate, base = id * k, cap = this.capacity, hard = this.hardRate;
+      for (let r = 0; r < k; r++) {
+        const need = hard[r] + rate[base + r];
+        if (need > cap[r] * (1 + this.eps)) {
+          this.dWhat = D_RESOURCE; this.dRes = r; this.dA = hard[r]; this.dB = rate[base + r]; this.dC = cap[r];
+          c = this.variant === "bopf" ? SOFT : ELASTIC;
+          break;
+        }
       }
     }
-    return { class: "hard", reason: "all-held", detail: `safety, fairness (tolerates ${s.tolerance} queues) and resource conditions hold` };
+    // admit
+    this.nextId = id + 1;
+    this.cls[id] = c;
+    this.tol[id] = tolerance;
+    this.bind[id] = bind;
+    this.qname[id] = name;
+    this.bursts[id] = input as BurstsInput | null;
+    this.series[id] = series;
+    this.entries.set(name, id);
+    this.admitted++;
+    if (c === HARD || c === SOFT) this.guaranteed.push(tolerance, id);
+    if (c === HARD) {
+      const rate = this.rate, base = id * k, hard = this.hardRate;
+      for (let r = 0; r < k; r++) hard[r] += rate[base + r];
+    }
+    return c;
   }
 
-  private insert(name: string, kind: QueueKind, cls: BopfClass, series: BurstSeries | null): void {
-    const e: Entry = { id: this.nextId++, name, kind, cls, series };
-    this.entries.set(name, e);
-    this.byId.set(e.id, e);
-    this.admitted++;
-    if (cls === "hard" || cls === "soft") this.guaranteed.push(series!.tolerance, e.id);
-    if (cls === "hard") for (let r = 0; r < this.hardRate.length; r++) this.hardRate[r] += series!.maxRate[r];
+  private grow(): void {
+    const n = this.cls.length * 2;
+    const cls = new Uint8Array(n); cls.set(this.cls); this.cls = cls;
+    const tol = new Float64Array(n); tol.set(this.tol); this.tol = tol;
+    const bind = new Int32Array(n); bind.set(this.bind); this.bind = bind;
+    const rate = new Float64Array(n * this.k); rate.set(this.rate); this.rate = rate;
+  }
+
+  private seriesById(id: number): BurstSeries | null {
+    const s = this.series[id];
+    if (s) return s;
+    const b = this.bursts[id];
+    if (!b) return null;
+    // periodic: the summary admission computed, as a series (built once, on request)
+    const k = this.k;
+    const p = new PeriodicSeries(b as PeriodicBursts, this.rate.slice(id * k, id * k + k), this.tol[id], this.bind[id]);
+    this.series[id] = p;
+    return p;
+  }
+
+  /** The sentence of a decision (Admission.detail), from the numbers kept at decision time. */
+  formatDetail(what: number, m1: number, id: number, res: number, a: number, b: number, c: number, cls: BopfClass): string {
+    switch (what) {
+      case D_SAFETY: {
+        const s = this.seriesById(id)!;
+        const bd = s.binding!;
+        const burst = s.burst(bd.burst);
+        const fair = (this.capacity[bd.resource] * s.gap(bd.burst)) / m1;
+        const jc = this.cls[id] === GONE ? "guaranteed" : CLASS_NAMES[this.cls[id]];
+        return `would break ${jc} ${this.qname[id]}: its burst ${bd.burst} needs ${fmt(burst.volume[bd.resource])} ${this.names[bd.resource]}·s > ` +
+          `C·gap/(M+1) = ${fmt(fair)} with ${m1} queues (it tolerates ${a})`;
+      }
+      case D_TQ:
+        return `TQ: safety (1) holds with ${m1} queue(s)`;
+      case D_FAIRNESS: {
+        const s = this.seriesById(id)!;
+        const bd = s.binding!;
+        const fair = (this.capacity[bd.resource] * s.gap(bd.burst)) / m1;
+        return `burst ${bd.burst} needs ${fmt(s.burst(bd.burst).volume[bd.resource])} ${this.names[bd.resource]}·s > ` +
+          `fair share C·gap/(M+1) = ${fmt(fair)} with ${m1} queues`;
+      }
+      case D_RESOURCE: {
+        const detail = `${this.names[res]}: hard rates ${fmt(a)} + its rate ${fmt(b)} > C = ${fmt(c)}`;
+        return cls === "soft" ? detail : `${detail} (N-BoPF has no soft class)`;
+      }
+      default:
+        return `safety, fairness (tolerates ${a} queues) and resource conditions hold`;
+    }
   }
 
   /** From scratch on a hard leave, so subtraction never leaves float residue behind. */
   private recomputeHardRate(): void {
-    this.hardRate.fill(0);
-    for (const e of this.entries.values()) {
-      if (e.cls === "hard") for (let r = 0; r < this.hardRate.length; r++) this.hardRate[r] += e.series!.maxRate[r];
+    const hard = this.hardRate, k = this.k;
+    hard.fill(0);
+    // ids ascend in admission order, the order the running sum was built in
+    for (let id = 0; id < this.nextId; id++) {
+      if (this.cls[id] === HARD) for (let r = 0; r < k; r++) hard[r] += this.rate[id * k + r];
     }
   }
 }
+
+const REASONS: readonly BopfReason[] = ["safety", "all-held", "fairness", "resource", "all-held"];
 
 function fmt(x: number): string {
   return Number.isInteger(x) ? String(x) : x.toPrecision(4);

@@ -42,11 +42,67 @@ export interface InstantAllocation {
   steps: { hard: Float64Array; soft: Float64Array; elastic: Float64Array; spare: Float64Array };
 }
 
+/** Class codes of the flat entry point (allocateInstantFlat). */
+export const CLASS_CODE: Readonly<Record<BopfClass, number>> = { hard: 0, soft: 1, elastic: 2, rejected: 3 };
+const HARD = 0, SOFT = 1, REJECTED = 3;
+
+/**
+ * The queues of one instant as flat arrays (struct of arrays), N queues of K resources:
+ * what allocateInstant builds from InstantQueue objects, and what a caller holding many
+ * queues can fill directly.
+ */
+export interface InstantBatch {
+  n: number;
+  /** CLASS_CODE per queue. */
+  cls: Uint8Array;
+  /** Queue-major N*K. */
+  want: Float64Array;
+  /** N weights (> 0); null: all 1. */
+  weight: Float64Array | null;
+  /** 1 where the queue has a guarantee (rate and remaining rows below are read), else 0. */
+  hasGuarantee: Uint8Array;
+  rate: Float64Array;
+  remaining: Float64Array;
+}
+
+/**
+ * Reusable arrays for allocateInstantFlat: the returned allocation and steps are views into
+ * it, valid until its next use. Grows as needed.
+ */
+export class InstantWorkspace {
+  size = -1;
+  hard = new Float64Array(0);
+  soft = new Float64Array(0);
+  elastic = new Float64Array(0);
+  spare = new Float64Array(0);
+  allocation = new Float64Array(0);
+  /** wants of a step (N*K) */
+  wants = new Float64Array(0);
+  weights = new Float64Array(0);
+  ensure(nk: number, n: number): void {
+    if (this.hard.length < nk) {
+      this.hard = new Float64Array(nk);
+      this.soft = new Float64Array(nk);
+      this.elastic = new Float64Array(nk);
+      this.spare = new Float64Array(nk);
+      this.allocation = new Float64Array(nk);
+      this.wants = new Float64Array(nk);
+    } else {
+      this.hard.fill(0, 0, nk);
+      this.soft.fill(0, 0, nk);
+      this.elastic.fill(0, 0, nk);
+      this.spare.fill(0, 0, nk);
+    }
+    if (this.weights.length < n) this.weights = new Float64Array(n);
+  }
+}
+
 /** True when queue i's guarantee is live: hard/soft with some remaining volume. */
-function guaranteed(q: InstantQueue): boolean {
-  if ((q.class !== "hard" && q.class !== "soft") || !q.guarantee) return false;
-  const rem = q.guarantee.remaining;
-  for (let r = 0; r < rem.length; r++) if (rem[r] > 0) return true;
+function liveGuarantee(b: InstantBatch, i: number, k: number): boolean {
+  const c = b.cls[i];
+  if ((c !== HARD && c !== SOFT) || b.hasGuarantee[i] === 0) return false;
+  const rem = b.remaining;
+  for (let r = 0; r < k; r++) if (rem[i * k + r] > 0) return true;
   return false;
 }
 
@@ -54,81 +110,174 @@ export function allocateInstant(engine: Engine, capacity: ArrayLike<number>, que
   const k = capacity.length;
   validate(capacity, queues);
   const n = queues.length;
-  const hard = new Float64Array(n * k), soft = new Float64Array(n * k);
-  const elastic = new Float64Array(n * k), spare = new Float64Array(n * k);
-  const weights = Float64Array.from(queues, (q) => q.weight ?? 1);
-  const left = Float64Array.from(capacity);
-  const take = (a: Float64Array) => {
-    for (let i = 0; i < n; i++) for (let r = 0; r < k; r++) left[r] = Math.max(0, left[r] - a[i * k + r]);
-  };
+  const cls = new Uint8Array(n), hasG = new Uint8Array(n);
+  const want = new Float64Array(n * k), rate = new Float64Array(n * k), remaining = new Float64Array(n * k);
+  let weight: Float64Array | null = null;
+  for (let i = 0; i < n; i++) {
+    const q = queues[i];
+    cls[i] = CLASS_CODE[q.class];
+    const w = q.want, base = i * k;
+    for (let r = 0; r < k; r++) want[base + r] = w[r];
+    if (q.weight !== undefined) (weight ??= new Float64Array(n).fill(1))[i] = q.weight;
+    const g = q.guarantee;
+    if (g) {
+      hasG[i] = 1;
+      for (let r = 0; r < k; r++) {
+        rate[base + r] = g.rate[r];
+        remaining[base + r] = g.remaining[r];
+      }
+    }
+  }
+  const res = allocateInstantFlat(engine, capacity, { n, cls, want, weight, hasGuarantee: hasG, rate, remaining }, new InstantWorkspace(), false);
+  return res;
+}
+
+/**
+ * allocateInstant over flat arrays: the same steps, the same numbers. `validate` (default
+ * true) checks the batch as allocateInstant checks its queues; the result's arrays are views
+ * into `ws` (pass a fresh workspace to keep them).
+ */
+export function allocateInstantFlat(engine: Engine, capacity: ArrayLike<number>, b: InstantBatch, ws = new InstantWorkspace(), check = true): InstantAllocation {
+  const k = capacity.length;
+  const n = b.n;
+  if (check) validateFlat(capacity, b);
+  const nk = n * k;
+  ws.ensure(nk, n);
+  const hard = ws.hard.subarray(0, nk), soft = ws.soft.subarray(0, nk);
+  const elastic = ws.elastic.subarray(0, nk), spare = ws.spare.subarray(0, nk);
+  const weights = ws.weights.subarray(0, n);
+  if (b.weight) weights.set(b.weight.subarray(0, n));
+  else weights.fill(1);
+  const left = new Float64Array(k);
+  for (let r = 0; r < k; r++) left[r] = capacity[r];
+  const want = b.want, cls = b.cls;
+  // live guarantees, once
+  const live = new Uint8Array(n);
+  let anyGuarantee = false, anySoft = false;
+  for (let i = 0; i < n; i++) {
+    if (liveGuarantee(b, i, k)) {
+      live[i] = 1;
+      anyGuarantee = true;
+      if (cls[i] === SOFT) anySoft = true;
+    }
+  }
 
   // 1. hard: constant rate. Admission's resource condition (3) keeps the sum within C;
   // `left` also bounds it so a caller passing arbitrary classes still gets a feasible result.
+  const rate = b.rate;
   for (let i = 0; i < n; i++) {
-    const q = queues[i];
-    if (q.class !== "hard" || !guaranteed(q)) continue;
+    if (cls[i] !== HARD || live[i] === 0) continue;
+    const base = i * k;
     for (let r = 0; r < k; r++) {
-      const a = Math.min(q.guarantee!.rate[r], q.want[r], left[r]);
-      hard[i * k + r] = a;
+      const a = Math.min(rate[base + r], want[base + r], left[r]);
+      hard[base + r] = a;
       left[r] -= a;
     }
   }
 
   // 2. soft: SRPT over what the hard LQs left, one kernel call for all of them
-  const softIdx: number[] = [];
-  for (let i = 0; i < n; i++) if (queues[i].class === "soft" && guaranteed(queues[i])) softIdx.push(i);
-  if (softIdx.length > 0) {
+  if (anySoft) {
+    const softIdx: number[] = [];
+    for (let i = 0; i < n; i++) if (cls[i] === SOFT && live[i] === 1) softIdx.push(i);
     const m = softIdx.length;
     const dem = new Float64Array(m * k), rates = new Float64Array(m * k), rem = new Float64Array(m * k);
-    softIdx.forEach((i, j) => {
-      const q = queues[i];
+    for (let j = 0; j < m; j++) {
+      const base = softIdx[j] * k;
       for (let r = 0; r < k; r++) {
-        dem[j * k + r] = q.want[r];
-        rates[j * k + r] = q.guarantee!.rate[r];
-        rem[j * k + r] = q.guarantee!.remaining[r];
+        dem[j * k + r] = want[base + r];
+        rates[j * k + r] = rate[base + r];
+        rem[j * k + r] = b.remaining[base + r];
       }
-    });
+    }
     const res = engine.srpt({ capacity, available: left, demands: dem, rates, remaining: rem });
-    softIdx.forEach((i, j) => soft.set(res.allocation.subarray(j * k, j * k + k), i * k));
-    take(soft);
+    for (let j = 0; j < m; j++) soft.set(res.allocation.subarray(j * k, j * k + k), softIdx[j] * k);
+    take(soft, left, n, k);
   }
 
   // 3. elastic: DRF over the rest among queues without a live guarantee
-  const ew = new Float64Array(n * k);
-  let anyGuarantee = false;
+  const ew = ws.wants.subarray(0, nk);
   for (let i = 0; i < n; i++) {
-    const q = queues[i];
-    if (q.class === "rejected") continue;
-    if (guaranteed(q)) {
-      anyGuarantee = true;
+    const base = i * k;
+    if (cls[i] === REJECTED || live[i] === 1) {
+      for (let r = 0; r < k; r++) ew[base + r] = 0;
       continue;
     }
-    for (let r = 0; r < k; r++) ew[i * k + r] = q.want[r];
+    for (let r = 0; r < k; r++) ew[base + r] = want[base + r];
   }
   drfOver(engine, capacity, left, ew, weights, elastic);
-  take(elastic);
+  take(elastic, left, n, k);
 
   // 4. spare: unmet demand of every admitted queue, by DRF over what is still free. When
   // no queue held a guarantee, step 3 was DRF over every admitted queue's whole demand,
   // already Pareto efficient: step 4 could give nothing, so it is skipped.
-  if (!anyGuarantee) return finish(n, k, hard, soft, elastic, spare);
-  const unmet = new Float64Array(n * k);
-  for (let i = 0; i < n; i++) {
-    const q = queues[i];
-    if (q.class === "rejected") continue;
-    for (let r = 0; r < k; r++) {
-      const x = i * k + r;
-      unmet[x] = Math.max(0, q.want[r] - hard[x] - soft[x] - elastic[x]);
+  if (anyGuarantee) {
+    const unmet = ws.wants.subarray(0, nk);
+    for (let i = 0; i < n; i++) {
+      const base = i * k;
+      if (cls[i] === REJECTED) {
+        for (let r = 0; r < k; r++) unmet[base + r] = 0;
+        continue;
+      }
+      for (let r = 0; r < k; r++) {
+        const x = base + r;
+        unmet[x] = Math.max(0, want[x] - hard[x] - soft[x] - elastic[x]);
+      }
     }
+    drfOver(engine, capacity, left, unmet, weights, spare);
   }
-  drfOver(engine, capacity, left, unmet, weights, spare);
-  return finish(n, k, hard, soft, elastic, spare);
+  const allocation = ws.allocation.subarray(0, nk);
+  for (let x = 0; x < nk; x++) allocation[x] = hard[x] + soft[x] + elastic[x] + spare[x];
+  return { allocation, steps: { hard, soft, elastic, spare } };
 }
 
-function finish(n: number, k: number, hard: Float64Array, soft: Float64Array, elastic: Float64Array, spare: Float64Array): InstantAllocation {
-  const allocation = new Float64Array(n * k);
-  for (let x = 0; x < n * k; x++) allocation[x] = hard[x] + soft[x] + elastic[x] + spare[x];
-  return { allocation, steps: { hard, soft, elastic, spare } };
+/** left[r] = max(0, left[r] - a[i][r]) for every queue i in order (the order of the sums matters). */
+function take(a: Float64Array, left: Float64Array, n: number, k: number): void {
+  for (let i = 0; i < n; i++) {
+    const base = i * k;
+    for (let r = 0; r < k; r++) left[r] = Math.max(0, left[r] - a[base + r]);
+  }
+}
+
+function validateFlat(capacity: ArrayLike<number>, b: InstantBatch): void {
+  const k = capacity.length;
+  if (k === 0) throw new InputError("capacity", "must list at least one resource");
+  for (let r = 0; r < k; r++) {
+    const c = capacity[r];
+    if (typeof c !== "number" || !(c > 0) || !Number.isFinite(c)) throw new InputError(`capacity[${r}]`, `must be a finite number > 0 (got ${describeValue(c)})`);
+  }
+  const n = b.n;
+  const rows = (field: string, v: Float64Array) => {
+    if (!(v instanceof Float64Array) || v.length < n * k) throw new InputError(field, `expected a Float64Array of N*K = ${n * k} numbers`);
+  };
+  rows("want", b.want);
+  rows("rate", b.rate);
+  rows("remaining", b.remaining);
+  if (!(b.cls instanceof Uint8Array) || b.cls.length < n) throw new InputError("cls", `expected a Uint8Array of N = ${n} class codes`);
+  if (!(b.hasGuarantee instanceof Uint8Array) || b.hasGuarantee.length < n) throw new InputError("hasGuarantee", `expected a Uint8Array of N = ${n} flags`);
+  if (b.weight !== null && (!(b.weight instanceof Float64Array) || b.weight.length < n)) throw new InputError("weight", `expected null or a Float64Array of N = ${n} weights`);
+  const { cls, want, weight, hasGuarantee, rate, remaining } = b;
+  // x - x === 0: finite; the messages are built only on failure
+  const bad = (field: string, i: number, r: number, x: number) =>
+    new InputError(`${field}[${i}][${r}]`, `must be a finite number >= 0 (got ${describeValue(x)})`);
+  for (let i = 0; i < n; i++) {
+    if (!(cls[i] <= REJECTED)) throw new InputError(`cls[${i}]`, `must be a class code 0-3 (got ${describeValue(cls[i])})`);
+    const base = i * k;
+    for (let r = 0; r < k; r++) {
+      const x = want[base + r];
+      if (!(x >= 0 && x - x === 0)) throw bad("want", i, r, x);
+    }
+    if (weight !== null) {
+      const w = weight[i];
+      if (!(w > 0 && w - w === 0)) throw new InputError(`weight[${i}]`, `must be a finite number > 0 (got ${describeValue(w)})`);
+    }
+    if (hasGuarantee[i] !== 0) {
+      for (let r = 0; r < k; r++) {
+        const x = rate[base + r], y = remaining[base + r];
+        if (!(x >= 0 && x - x === 0)) throw bad("rate", i, r, x);
+        if (!(y >= 0 && y - y === 0)) throw bad("remaining", i, r, y);
+      }
+    }
+  }
 }
 
 function validate(capacity: ArrayLike<number>, queues: readonly InstantQueue[]): void {
@@ -138,20 +287,22 @@ function validate(capacity: ArrayLike<number>, queues: readonly InstantQueue[]):
     const c = capacity[r];
     if (typeof c !== "number" || !(c > 0) || !Number.isFinite(c)) throw new InputError(`capacity[${r}]`, `must be a finite number > 0 (got ${describeValue(c)})`);
   }
-  const vec = (field: string, v: ArrayLike<number> | undefined) => {
-    if (!v || typeof v !== "object" || v.length !== k) throw new InputError(field, `expected ${k} numbers (one per resource), got ${describeValue(v)}`);
+  const vec = (field: () => string, v: ArrayLike<number> | undefined) => {
+    if (!v || typeof v !== "object" || v.length !== k) throw new InputError(field(), `expected ${k} numbers (one per resource), got ${describeValue(v)}`);
     for (let r = 0; r < k; r++) {
       const x = v[r];
-      if (typeof x !== "number" || !(x >= 0) || !Number.isFinite(x)) throw new InputError(`${field}[${r}]`, `must be a finite number >= 0 (got ${describeValue(x)})`);
+      if (typeof x !== "number" || !(x >= 0) || !Number.isFinite(x)) throw new InputError(`${field()}[${r}]`, `must be a finite number >= 0 (got ${describeValue(x)})`);
     }
   };
-  queues.forEach((q, i) => {
-    if (!["hard", "soft", "elastic", "rejected"].includes(q.class)) throw new InputError(`queues[${i}].class`, `must be hard, soft, elastic or rejected (got ${describeValue(q.class)})`);
-    vec(`queues[${i}].want`, q.want);
+  for (let i = 0; i < queues.length; i++) {
+    const q = queues[i];
+    const c = q.class;
+    if (c !== "hard" && c !== "soft" && c !== "elastic" && c !== "rejected") throw new InputError(`queues[${i}].class`, `must be hard, soft, elastic or rejected (got ${describeValue(q.class)})`);
+    vec(() => `queues[${i}].want`, q.want);
     if (q.weight !== undefined && !(q.weight > 0 && Number.isFinite(q.weight))) throw new InputError(`queues[${i}].weight`, `must be a finite number > 0 (got ${describeValue(q.weight)})`);
     if (q.guarantee) {
-      vec(`queues[${i}].guarantee.rate`, q.guarantee.rate);
-      vec(`queues[${i}].guarantee.remaining`, q.guarantee.remaining);
+      vec(() => `queues[${i}].guarantee.rate`, q.guarantee.rate);
+      vec(() => `queues[${i}].guarantee.remaining`, q.guarantee.remaining);
     }
-  });
+  }
 }

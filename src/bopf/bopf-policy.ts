@@ -89,7 +89,9 @@ export class BopfPolicy implements Policy {
     this.admissions = new Array(w.queues.length);
     for (const i of order) {
       const q = w.queues[i];
-      this.admissions[i] = ac.admit({ name: q.name, kind: q.kind, bursts: q.bursts ?? [] }, `queues[${i}]`);
+      const a = ac.admit({ name: q.name, kind: q.kind, bursts: q.bursts ?? [] }, `queues[${i}]`);
+      // a plain object (detail included) so reports can spread and serialise it
+      this.admissions[i] = { class: a.class, reason: a.reason, detail: a.detail };
     }
     this.series = w.queues.map((q) => (q.kind === "LQ" ? ac.seriesOf(q.name) : null));
     this.open = w.queues.map(() => null);

@@ -90,29 +90,86 @@ export function burstSeries(input: BurstsInput, capacity: ArrayLike<number>, fie
   return { count: list.length, burst: (n) => list[n], gap, maxRate, tolerance, binding };
 }
 
-function periodic(p: PeriodicBursts, capacity: ArrayLike<number>, field: string): BurstSeries {
+/**
+ * Validates a periodic spec and writes its per-resource rates volume[r] / window into
+ * `rateOut` from `at` (K numbers). Returns the tolerance; the binding resource (or -1) is
+ * left in `periodicBinding`. O(K), no allocation: admission control's hot path.
+ */
+export function periodicSummary(p: PeriodicBursts, capacity: ArrayLike<number>, fieldBase: string, rateOut: Float64Array, at: number, fieldSuffix = ""): number {
   const k = capacity.length;
-  finite(`${field}.start`, p.start);
-  positive(`${field}.period`, p.period);
-  positive(`${field}.window`, p.window);
-  volumeVector(`${field}.volume`, p.volume, k);
-  if (!(Number.isInteger(p.count) && p.count >= 0)) throw new InputError(`${field}.count`, `must be an integer >= 0 (got ${describeValue(p.count)})`);
+  // the checks of periodic() in one pass; field names are only built for an error
+  const vol = p.volume;
+  if (!(isNum(p.start) && Number.isFinite(p.start)) || !isPositive(p.period) || !isPositive(p.window) ||
+    !(Array.isArray(vol) || ArrayBuffer.isView(vol)) || (vol as ArrayLike<unknown>).length !== k) {
+    finite(`${fieldBase}${fieldSuffix}.start`, p.start);
+    positive(`${fieldBase}${fieldSuffix}.period`, p.period);
+    positive(`${fieldBase}${fieldSuffix}.window`, p.window);
+    volumeVector(`${fieldBase}${fieldSuffix}.volume`, p.volume, k);
+  }
+  for (let r = 0; r < k; r++) {
+    const x = vol[r];
+    if (!(isNum(x) && Number.isFinite(x) && x >= 0)) volumeVector(`${fieldBase}${fieldSuffix}.volume`, p.volume, k);
+  }
+  if (!(Number.isInteger(p.count) && p.count >= 0)) throw new InputError(`${fieldBase}${fieldSuffix}.count`, `must be an integer >= 0 (got ${describeValue(p.count)})`);
   // every burst is alike, so one burst's numbers are the whole series' (O(K), not O(count*K))
-  const maxRate = new Float64Array(k);
   let tolerance = Infinity;
-  let binding: BurstSeries["binding"] = null;
+  let bind = -1;
   if (p.count > 0) {
+    const window = p.window, period = p.period;
     for (let r = 0; r < k; r++) {
-      maxRate[r] = p.volume[r] / p.window;
-      const m = toleratedCount(p.volume[r], capacity[r] * p.period);
+      rateOut[at + r] = vol[r] / window;
+      const m = toleratedCount(vol[r], capacity[r] * period);
       if (m < tolerance) {
         tolerance = m;
-        binding = { burst: 0, resource: r };
+        bind = r;
       }
     }
+  } else {
+    for (let r = 0; r < k; r++) rateOut[at + r] = 0;
   }
-  const burst = (n: number): BurstSpec => ({ start: p.start + n * p.period, window: p.window, volume: p.volume });
-  return { count: p.count, burst, gap: () => p.period, maxRate, tolerance, binding };
+  periodicBinding = bind;
+  return tolerance;
+}
+
+function isNum(x: unknown): x is number {
+  return typeof x === "number";
+}
+
+function isPositive(x: unknown): boolean {
+  return typeof x === "number" && Number.isFinite(x) && x > 0;
+}
+
+/** The binding resource of the last periodicSummary call (-1: none). */
+export let periodicBinding = -1;
+
+/** A periodic spec's summary as a BurstSeries (a class, so no closures per series). */
+export class PeriodicSeries implements BurstSeries {
+  readonly count: number;
+  readonly maxRate: Float64Array;
+  readonly tolerance: number;
+  private readonly bind: number;
+  constructor(private readonly p: PeriodicBursts, maxRate: Float64Array, tolerance: number, bind: number) {
+    this.count = p.count;
+    this.maxRate = maxRate;
+    this.tolerance = tolerance;
+    this.bind = bind;
+  }
+  get binding(): { burst: number; resource: number } | null {
+    return this.bind < 0 ? null : { burst: 0, resource: this.bind };
+  }
+  burst(n: number): BurstSpec {
+    const p = this.p;
+    return { start: p.start + n * p.period, window: p.window, volume: p.volume };
+  }
+  gap(): number {
+    return this.p.period;
+  }
+}
+
+function periodic(p: PeriodicBursts, capacity: ArrayLike<number>, field: string): BurstSeries {
+  const maxRate = new Float64Array(capacity.length);
+  const tolerance = periodicSummary(p, capacity, field, maxRate, 0);
+  return new PeriodicSeries(p, maxRate, tolerance, periodicBinding);
 }
 
 /**

@@ -10,6 +10,9 @@ export const EXHAUSTED = 1e-12;
 /**
  * Adds to `out` (N*K) the DRF allocation of `wants` (N*K, rows of non-participants all
  * zero) over `avail` (K), with `weights` (N). `capacity` sets the exhaustion threshold.
+ * The demands are written straight into the kernel's staging views (no intermediate
+ * arrays, no copies of the results). Every row goes to the kernel, participating or not:
+ * the WASM kernel's rounding depends on N, so leaving rows out would change its numbers.
  */
 export function drfOver(
   engine: Engine, capacity: ArrayLike<number>, avail: Float64Array, wants: Float64Array, weights: Float64Array,
@@ -18,32 +21,59 @@ export function drfOver(
   const k = capacity.length;
   const n = weights.length;
   const live: number[] = [];
-  for (let r = 0; r < k; r++) if (avail[r] > capacity[r] * EXHAUSTED) live.push(r);
+  const exhausted = new Uint8Array(k);
+  const thr = new Float64Array(k);
+  for (let r = 0; r < k; r++) {
+    thr[r] = capacity[r] * EXHAUSTED;
+    if (avail[r] > thr[r]) live.push(r);
+    else exhausted[r] = 1;
+  }
   if (live.length === 0) return;
   const kl = live.length;
-  const dem = new Float64Array(n * kl);
+  // does any row take part? (else no kernel call, as before)
   let any = false;
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < n && !any; i++) {
     const base = i * k;
-    let blocked = false;
-    for (let r = 0; r < k; r++) if (wants[base + r] > 0 && !(avail[r] > capacity[r] * EXHAUSTED)) blocked = true;
-    if (blocked) continue;
-    for (let j = 0; j < kl; j++) {
-      const r = live[j];
-      // float residue of want - allocated (~1e-16 of C) is no demand: it would only push
-      // the kernel's demand/capacity ratios beyond f64 precision
-      const d = wants[base + r] > capacity[r] * EXHAUSTED ? wants[base + r] : 0;
-      dem[i * kl + j] = d;
-      if (d > 0) any = true;
+    let blocked = false, some = false;
+    for (let r = 0; r < k; r++) {
+      const w = wants[base + r];
+      if (w > 0 && exhausted[r] === 1) blocked = true;
+      if (w > thr[r] && exhausted[r] === 0) some = true;
     }
+    any = some && !blocked;
   }
   if (!any) return;
-  const cap = Float64Array.from(live, (r) => avail[r]);
-  const res = engine.drf({ capacity: cap, demands: dem, weights });
+  const kernels = engine.kernels;
+  const s = kernels.stageDrf(n, kl);
+  for (let j = 0; j < kl; j++) s.capacity[j] = avail[live[j]];
+  s.weights.set(weights);
+  const dem = s.demands;
   for (let i = 0; i < n; i++) {
-    const lam = res.fraction[i];
-    if (!(lam > 0)) continue;
-    const base = i * k;
-    for (let j = 0; j < kl; j++) out[base + live[j]] += lam * dem[i * kl + j];
+    const base = i * k, row = i * kl;
+    let blocked = false;
+    for (let r = 0; r < k; r++) if (wants[base + r] > 0 && exhausted[r] === 1) blocked = true;
+    if (blocked) {
+      for (let c = 0; c < kl; c++) dem[row + c] = 0;
+      continue;
+    }
+    for (let c = 0; c < kl; c++) {
+      const r = live[c];
+      // float residue of want - allocated (~1e-16 of C) is no demand: it would only push
+      // the kernel's demand/capacity ratios beyond f64 precision
+      dem[row + c] = wants[base + r] > thr[r] ? wants[base + r] : 0;
+    }
+  }
+  const st = kernels.runDrf(n, kl, true, false);
+  if (st.code !== 0) {
+    // rerun through engine.drf so the error is the InputError it has always been
+    engine.drf({ capacity: Float64Array.from(live, (r) => avail[r]), demands: dem.slice(0, n * kl), weights });
+    throw new Error(`drf kernel status ${st.code as number}`);
+  }
+  const lam = s.lambda;
+  for (let i = 0; i < n; i++) {
+    const x = lam[i];
+    if (!(x > 0)) continue;
+    const base = i * k, row = i * kl;
+    for (let c = 0; c < kl; c++) out[base + live[c]] += x * dem[row + c];
   }
 }

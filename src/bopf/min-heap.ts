@@ -29,11 +29,27 @@ export class LazyMinHeap {
 
   /** The live entry with the smallest key (ties: smallest id), or null. */
   peek(): { key: number; id: number } | null {
+    this.prune();
+    return this.keys.length > 0 ? { key: this.keys[0], id: this.ids[0] } : null;
+  }
+
+  /** The smallest live key, or +Infinity when empty (no allocation). */
+  peekKey(): number {
+    this.prune();
+    return this.keys.length > 0 ? this.keys[0] : Infinity;
+  }
+
+  /** The id of the smallest live entry (call after peekKey found one). */
+  peekId(): number {
+    return this.ids[0];
+  }
+
+  private prune(): void {
+    if (this.dead.size === 0) return;
     while (this.keys.length > 0 && this.dead.has(this.ids[0])) {
       this.dead.delete(this.ids[0]);
       this.pop();
     }
-    return this.keys.length > 0 ? { key: this.keys[0], id: this.ids[0] } : null;
   }
 
   private pop(): void {
