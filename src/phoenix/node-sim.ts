@@ -151,6 +151,8 @@ export function simulateNodes(jobsIn: readonly PhoenixJob[], opts: NodeSimOption
   for (let i = 0; i < jobs.length; i++) ev.push(jobs[i].spec.arrival, ARRIVE, i);
   if (jobs.length > 0) ev.push(Math.min(...jobs.map((j) => j.spec.arrival)), HEARTBEAT);
   let hot = false; // some constraint's CRV above the threshold (last heartbeat)
+  let activeShort = 0; // short jobs arrived and not finished
+  let monitorIdle = false;
 
   const markDirty = (w: number): void => {
     if (!dirty[w]) {
@@ -362,10 +364,24 @@ export function simulateNodes(jobsIn: readonly PhoenixJob[], opts: NodeSimOption
     if (!eligible) return;
     active++;
     for (const c of j.ids) crv.add(c, j.n);
+    if (!j.long) {
+      activeShort++;
+      if (monitorIdle) monitorRound();
+    }
     if (j.long && policy.longJobs === "central") placeCentral(j, eligible);
     else placeProbes(j, eligible);
   };
 
+  /**
+   * CRV score a probe competes with in a CRV-mode queue. Only constraints that are congested
+   * (CRV above CRV_threshold) trigger CRV-based reordering (Algorithm 1; §IV-B "When this ratio
+   * goes beyond a set CRV_threshold ..."), so a probe whose constraints are all below the
+   * threshold scores 0 and stays in SRPT order with the unconstrained ones.
+   */
+  const promoteScore = (j: Job): number => {
+    const s = crv.score(j.ids);
+    return policy.congestedOnly && !(s > o.crvThreshold) ? 0 : s;
+  };
   const queueKey = (e: Entry): number => e.job.spec.estimate * Math.max(1, e.job.n - e.job.next);
   const modeOf = (w: number): 0 | 1 | 2 => (policy.crvReordering && flagged[w] ? 2 : policy.baseMode);
 
@@ -387,7 +403,7 @@ export function simulateNodes(jobsIn: readonly PhoenixJob[], opts: NodeSimOption
       for (const e of queues[w]) {
         flat[k] = e;
         // long tasks were placed by the central scheduler: CRV promotes short probes only
-        score[k] = e.task >= 0 ? 0 : crv.score(e.job.ids);
+        score[k] = e.task >= 0 ? 0 : promoteScore(e.job);
         runtime[k] = queueKey(e);
         slack[k] = e.slack;
         k++;
@@ -407,7 +423,19 @@ export function simulateNodes(jobsIn: readonly PhoenixJob[], opts: NodeSimOption
 
   const heartbeat = (): void => {
     for (let w = 0; w < W; w++) longSnapshot[w] = longLoad[w] > 0 ? 1 : 0;
-    if (!policy.crvReordering) return;
+    if (policy.crvReordering) monitorRound();
+  };
+
+  /** The CRV monitor's round (Algorithm 1): CRVs, E[W] per worker, CRV-mode flags. */
+  const monitorRound = (): void => {
+    // No short job in the system: no queue holds a probe to promote, so the CRV/E[W] round
+    // is skipped (it is O(workers) and the Google runs have ~250k heartbeats, mostly after the
+    // last short job). The first short arrival runs a round at once (monitorIdle).
+    if (activeShort === 0) {
+      monitorIdle = true;
+      return;
+    }
+    monitorIdle = false;
     hot = crv.refresh(o.crvThreshold);
     if (!hot) {
       // nothing congested: no queue is in CRV mode and placement ignores E[W]
@@ -422,7 +450,7 @@ export function simulateNodes(jobsIn: readonly PhoenixJob[], opts: NodeSimOption
       // a queue that just entered CRV mode is re-sorted now if it holds a probe to promote;
       // afterwards every insertion re-sorts it (flush), so steady congested queues are not
       // re-sorted each heartbeat (that cost 5M queue sorts per Yahoo run for no change)
-      if (flagged[w] && !was && queues[w].length >= 2 && queues[w].some((e) => e.task < 0 && crv.score(e.job.ids) > 0)) congested.push(w);
+      if (flagged[w] && !was && queues[w].length >= 2 && queues[w].some((e) => e.task < 0 && promoteScore(e.job) > 0)) congested.push(w);
     }
     reorder(congested);
   };
@@ -470,6 +498,7 @@ export function simulateNodes(jobsIn: readonly PhoenixJob[], opts: NodeSimOption
         if (j.done === j.n) {
           j.end = now;
           active--;
+          if (!j.long) activeShort--;
         }
         state[w] = IDLE;
         current[w] = null;
