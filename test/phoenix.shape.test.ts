@@ -1,15 +1,15 @@
-// SPEC §9 headline result for Phoenix, on the real Yahoo trace (YH2_sub.tr, all 3,363 jobs)
+// SPEC §9's headline result for Phoenix, on the real Yahoo trace (YH2_sub.tr, all 3,363 jobs)
 // with generated constraints, over three constraint/simulation seeds (the scenario's seeds
 // 1-3: constraints seed s ^ 0x5eed, simulation seed s).
 //
-// What holds robustly in this model (measured on 5 seeds, see src/scenarios/phoenix.ts):
-// at ~90% offered load Phoenix's short-job p99 is never more than a few percent worse than
-// Eagle-C's and better on average (geometric mean of the ratio ~0.88 over 5 seeds, 0.89 over
-// these 3: 0.74, 0.91, 1.03); at ~40% load the two coincide; long jobs are not hurt. The gain
-// is small because the short-job tail here is short tasks of narrowly constrained jobs waiting
-// behind *running* long tasks, which no queue reordering can help; the paper's 1.9x does
-// not reproduce.
-import { describe, expect, it } from "vitest";
+// With the constraint generator calibrated to the paper's Table II and Fig. 6 (12% of workers
+// fit a 2-constraint job, about 5% a 6-constraint job), Phoenix's short-job p99 at ~90% load is
+// 0.96-1.05 of Eagle-C's (geometric mean ~1.00 over seeds 1-5), they coincide at ~40% load,
+// and long jobs are not hurt. The paper's headline (Phoenix clearly ahead at high load) does
+// NOT reproduce in this model: it is kept below verbatim as a known failure (`it.fails`), so the
+// day it starts to hold this file turns red and someone updates it. (With the earlier,
+// too-narrow generator Phoenix looked ~12% ahead: that came from the unrealistic constraints.)
+import { beforeAll, describe, expect, it } from "vitest";
 import { join } from "node:path";
 import { loadEngineSync } from "../src/index.js";
 import { loadEagleTrace, EAGLE_CUTOFFS } from "../src/phoenix/eagle-trace.js";
@@ -18,31 +18,49 @@ import { simulateNodes } from "../src/phoenix/node-sim.js";
 import { groupStats } from "../src/phoenix/metrics.js";
 import { Rng } from "../src/sim/random.js";
 
-describe("Phoenix vs Eagle-C on Yahoo (paper shape, 3 seeds)", () => {
-  it("is never clearly worse and better on average at high load, coincides at low load, leaves long jobs alone", async () => {
-    const engine = loadEngineSync();
-    const tr = await loadEagleTrace(join(process.cwd(), "../shared/traces/eagle-format/YH2_sub.tr"));
-    const at = (seed: number, u: number, policy: string) => {
-      const jobs = attachConstraints(tr.jobs, new Rng(seed ^ 0x5eed));
-      const r = simulateNodes(jobs, { engine, policy, workers: workersForUtilization(jobs, u), seed, cutoff: EAGLE_CUTOFFS.yahoo });
-      return { g: groupStats(r.jobs), r };
-    };
-    const gaps: number[] = [];
-    for (const seed of [1, 2, 3]) {
-      const p = at(seed, 0.9, "phoenix"), e = at(seed, 0.9, "eagle-c");
-      const gap = p.g.short.p99! / e.g.short.p99!;
-      gaps.push(gap);
-      expect(gap).toBeLessThan(1.05); // observed 0.74, 0.91, 1.03
-      expect(p.r.crvReorderedTasks).toBeGreaterThan(0);
-      expect(p.g.long.p50! / e.g.long.p50!).toBeLessThan(1.05);
-      expect(p.g.long.p99! / e.g.long.p99!).toBeLessThan(1.05);
+type Run = { g: ReturnType<typeof groupStats>; r: ReturnType<typeof simulateNodes> };
+const SEEDS = [1, 2, 3];
+const high: Array<{ p: Run; e: Run }> = [];
+let low: { p: Run; e: Run };
+
+beforeAll(async () => {
+  const engine = loadEngineSync();
+  const tr = await loadEagleTrace(join(process.cwd(), "../shared/traces/eagle-format/YH2_sub.tr"));
+  const at = (seed: number, u: number, policy: string): Run => {
+    const jobs = attachConstraints(tr.jobs, new Rng(seed ^ 0x5eed));
+    const r = simulateNodes(jobs, { engine, policy, workers: workersForUtilization(jobs, u), seed, cutoff: EAGLE_CUTOFFS.yahoo });
+    return { g: groupStats(r.jobs), r };
+  };
+  for (const seed of SEEDS) high.push({ p: at(seed, 0.9, "phoenix"), e: at(seed, 0.9, "eagle-c") });
+  low = { p: at(1, 0.4, "phoenix"), e: at(1, 0.4, "eagle-c") };
+}, 120_000);
+
+const shortP99 = (x: { p: Run; e: Run }) => x.p.g.short.p99! / x.e.g.short.p99!;
+const geoMean = (xs: number[]) => Math.exp(xs.reduce((a, g) => a + Math.log(g), 0) / xs.length);
+
+describe("Phoenix vs Eagle-C on Yahoo (3 seeds)", () => {
+  it("at high load Phoenix reorders tasks and is never clearly worse on the short-job p99", () => {
+    for (const x of high) {
+      expect(x.p.r.crvReorderedTasks).toBeGreaterThan(0);
+      expect(shortP99(x)).toBeLessThan(1.05);
     }
-    const geo = Math.exp(gaps.reduce((a, g) => a + Math.log(g), 0) / gaps.length);
-    expect(geo).toBeLessThan(0.95); // observed 0.89
-    const lo = at(1, 0.4, "phoenix"), le = at(1, 0.4, "eagle-c");
-    const gapLo = lo.g.short.p99! / le.g.short.p99!;
-    expect(Math.abs(gapLo - 1)).toBeLessThan(0.03); // converged at 40% load (observed 1.00)
-    expect(Math.abs(1 - gapLo)).toBeLessThan(Math.abs(1 - geo));
-    expect(lo.g.long.p99! / le.g.long.p99!).toBeLessThan(1.05);
-  }, 90_000);
+  });
+
+  it("long jobs are not hurt (within 5%) at high and low load", () => {
+    for (const x of [...high, low]) {
+      expect(x.p.g.long.p50! / x.e.g.long.p50!).toBeLessThan(1.05);
+      expect(x.p.g.long.p99! / x.e.g.long.p99!).toBeLessThan(1.05);
+    }
+  });
+
+  it("the two coincide at low load (within 3% on the short-job p99)", () => {
+    expect(Math.abs(shortP99(low) - 1)).toBeLessThan(0.03);
+  });
+
+  // The paper's claim, unchanged. Known not to reproduce here (observed geometric mean ~0.99).
+  it.fails("paper headline: Phoenix clearly beats Eagle-C at high load (geometric mean of the p99 ratio < 0.95), more than at low load", () => {
+    const geo = geoMean(high.map(shortP99));
+    expect(geo).toBeLessThan(0.95);
+    expect(Math.abs(1 - shortP99(low))).toBeLessThan(Math.abs(1 - geo));
+  });
 });

@@ -1,8 +1,9 @@
 // A heterogeneous machine mix: four platform generations, each with its own ranges of ISA,
 // cores, memory, disks, kernel, clock and ethernet, so attributes are correlated the way
 // they are in a real fleet (a newer platform has more cores, a newer kernel, a faster NIC).
-// That correlation is why a job with 6 constraints still fits a few percent of workers
-// (papers/phoenix.txt Fig. 6) instead of the 0.1% independent attributes would give.
+// That correlation is why a job with 6 constraints can still fit ~5% of workers
+// (papers/phoenix.txt Fig. 6; constraint-gen.ts picks the values) instead of the 0.1%
+// independent attributes would give.
 //
 // Example: generation 2 draws ISA x86_64 (40%) or arm64 (60%), 16, 24 or 32 cores, 64 or 128 GB,
 // 4, 6 or 8 disks, kernel 4.4 or 4.19, 2.6 or 3.0 GHz, 10 or 25 Gbps.
