@@ -468,14 +468,44 @@ function drfLevels(
   levelsSolve(live, k, cap, dem, outLambda, outAlloc, rate, endKey, list, members, mask,
     used, slope, satAt, sat, fbase, base, cur, s1, grid, radix, lo, shift, nb);
 
-  // Outputs: allocation = lambda * D, dominant share = lambda * delta.
-  for (let i = 0; i < n; i++) {
+  levelsOutputs(n, k, dem, outLambda, outAlloc, outDs, delta);
+  return OK;
+}
+
+/**
+ * Outputs: allocation = lambda * D, dominant share = lambda * delta (0 where lambda is 0:
+ * delta is not written for queues without demand). Two elements per f64x2, the same
+ * product per element as the twin.
+ */
+function levelsOutputs(n: i32, k: i32, dem: usize, outLambda: usize, outAlloc: usize, outDs: usize, delta: usize): void {
+  const zero = f64x2.splat(0);
+  let i = 0;
+  for (; i + 1 < n; i += 2) {
+    const off = <usize>i << 3;
+    const lam = v128.load(outLambda + off);
+    v128.store(outDs + off, v128.andnot(f64x2.mul(lam, v128.load(delta + off)), f64x2.eq(lam, zero)));
+  }
+  if (i < n) {
     const lam = ldf(outLambda, i);
     stf(outDs, i, lam == 0 ? 0.0 : lam * ldf(delta, i));
-    const b = i * k;
-    for (let r = 0; r < k; r++) stf(outAlloc, b + r, lam * ldf(dem, b + r));
   }
-  return OK;
+  const rowBytes = <usize>k << 3;
+  const kp = k & ~1;
+  let row = dem, out = outAlloc;
+  if (k == 2) {
+    for (i = 0; i < n; i++, row += 16, out += 16) {
+      v128.store(out, f64x2.mul(v128.load64_splat(outLambda + (<usize>i << 3)), v128.load(row)));
+    }
+    return;
+  }
+  for (i = 0; i < n; i++, row += rowBytes, out += rowBytes) {
+    const lam = v128.load64_splat(outLambda + (<usize>i << 3));
+    for (let r = 0; r < kp; r += 2) {
+      const off = <usize>r << 3;
+      v128.store(out + off, f64x2.mul(lam, v128.load(row + off)));
+    }
+    if (k & 1) stf(out, kp, f64x2.extract_lane(lam, 0) * ldf(row, kp));
+  }
 }
 
 /**
@@ -494,27 +524,45 @@ function levelsPass1(
   memory.fill(grid, 0, <usize>nb * cellBytes);
   let live = 0;
   let row = dem;
+  const kp = k & ~1; // resources taken in pairs (one f64x2 each); an odd last one alone
+  const zero = f64x2.splat(0);
+  const maxFinite = i64x2.splat(0x7fefffffffffffff);
   for (let i = 0; i < n; i++, row += rowBytes) {
     const w = weights ? ldf(weights, i) : 1.0;
     if (!(w > 0) || !isFiniteF64(w)) return -fail(scratch, E_WEIGHT, i);
-    // delta = the largest D/C, as the largest product D * (1/C) by bit pattern (no index,
-    // branch-free). Taken when every product is finite and >= +0 and delta, rate and key
-    // are far from the ends of the f64 range; anything else (a bad demand, -0, a subnormal
-    // capacity, an extreme ratio) is redone exactly as the event path does it, checks and
-    // all, so errors and edge values do not depend on the path.
-    let bestBits: u64 = 0;
-    for (let r = 0; r < k; r++) {
-      const xb = reinterpret<u64>(ldf(row, r) * ldf(invCap, r));
-      bestBits = select<u64>(xb, bestBits, xb > bestBits);
+    // delta = the largest D/C, as the largest product D * (1/C), two resources per f64x2.
+    // Taken when every product is finite and >= +0 (no sign bit, bits <= the largest
+    // finite) and delta, rate and key are far from the ends of the f64 range; anything
+    // else (a bad demand, -0, a subnormal capacity, an extreme ratio) is redone exactly as
+    // the event path does it, checks and all, so errors and edge values do not depend on
+    // the path. For such products the largest is the same whatever the order (pmax is
+    // exact there).
+    let mx = zero;
+    let signs = zero;
+    let over = zero;
+    for (let r = 0; r < kp; r += 2) {
+      const off = <usize>r << 3;
+      const x = f64x2.mul(v128.load(row + off), v128.load(invCap + off));
+      mx = f64x2.pmax(mx, x);
+      signs = v128.or(signs, x);
+      over = v128.or(over, i64x2.gt_s(x, maxFinite));
     }
-    if (bestBits == 0) {
+    if (k & 1) {
+      const off = <usize>kp << 3;
+      const x = f64x2.mul(v128.load64_zero(row + off), v128.load64_zero(invCap + off));
+      mx = f64x2.pmax(mx, x);
+      signs = v128.or(signs, x);
+      over = v128.or(over, i64x2.gt_s(x, maxFinite));
+    }
+    const bad = i64x2.bitmask(v128.or(signs, over)) != 0;
+    let dl = f64x2.extract_lane(f64x2.pmax(mx, i64x2.shuffle(mx, mx, 1, 0)), 0); // branch-free
+    if (!bad && dl == 0) {
       stf(outLambda, i, 0);
       continue;
     }
-    let dl = reinterpret<f64>(bestBits);
     let rt = w / dl;
     let e = weights ? dl / w : dl;
-    if (!(inRange(dl) && inRange(rt) && inRange(e))) {
+    if (bad || !(inRange(dl) && inRange(rt) && inRange(e))) {
       const st = exactRow(i, k, row, cap, invCap, divideRatios, w, scratch, exact);
       if (st > 0) return -st;
       if (st < 0) {
@@ -531,17 +579,34 @@ function levelsPass1(
     stu(list, live, <u32>i);
     live++;
     const g = grid + <usize>gridIndex(hi32(e), lo, shift, nb) * cellBytes;
-    const gs = g + rowBytes;
-    let msk: u32 = 0;
-    for (let r = 0; r < k; r++) {
-      const d = ldf(row, r);
-      stf(g, r, ldf(g, r) + d);
-      stf(gs, r, ldf(gs, r) + rt * d);
-      msk |= <u32>(d > 0) << <u32>r;
-    }
-    stu(mask, i, msk);
+    stu(mask, i, addRow(k, kp, row, rt, g, g + rowBytes));
   }
   return live;
+}
+
+/**
+ * Adds a row into a grid cell: g[r] += D[r] and gs[r] += rt * D[r] (the same two IEEE
+ * operations per element as the twin, two resources per f64x2). Returns the mask of the
+ * resources the row uses (D[r] > 0).
+ */
+@inline function addRow(k: i32, kp: i32, row: usize, rt: f64, g: usize, gs: usize): u32 {
+  const rtv = f64x2.splat(rt);
+  const zero = f64x2.splat(0);
+  let msk: u32 = 0;
+  for (let r = 0; r < kp; r += 2) {
+    const off = <usize>r << 3;
+    const d = v128.load(row + off);
+    v128.store(g + off, f64x2.add(v128.load(g + off), d));
+    v128.store(gs + off, f64x2.add(v128.load(gs + off), f64x2.mul(rtv, d)));
+    msk |= <u32>i64x2.bitmask(f64x2.gt(d, zero)) << <u32>r;
+  }
+  if (k & 1) {
+    const d = ldf(row, kp);
+    stf(g, kp, ldf(g, kp) + d);
+    stf(gs, kp, ldf(gs, kp) + rt * d);
+    msk |= <u32>(d > 0) << <u32>kp;
+  }
+  return msk;
 }
 
 /** 2^-1000 <= x <= 2^1000 (false for 0, subnormals, +-Inf, NaN and negatives). */
@@ -750,12 +815,7 @@ function levelsSolve(
       const rt = ldf(rate, i);
       const row = dem + (<usize>(i * k) << 3);
       const g = grid + <usize>gridIndex(hi32(ldf(endKey, i)), lo, shift, nb) * cellBytes;
-      const gs = g + rowBytes;
-      for (let r = 0; r < k; r++) {
-        const d = ldf(row, r);
-        stf(g, r, ldf(g, r) + d);
-        stf(gs, r, ldf(gs, r) + rt * d);
-      }
+      addRow(k, k & ~1, row, rt, g, g + rowBytes);
     }
   }
 }
