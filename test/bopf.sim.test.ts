@@ -56,10 +56,18 @@ describe("BoPF in the simulator", () => {
   });
 
   it("long-term fairness: with TQs backlogged over many LQ periods, every TQ's average dominant share >= every LQ's", () => {
+    const horizon = 1000;
     fc.assert(fc.property(lqArb, fc.array(tqArb, { minLength: 1, maxLength: 3 }), (lq, tqs) => {
       const bursts = Array.from({ length: 10 }, (_, b) => 20 + 100 * b);
-      const w = workload({ ...lq, bursts }, tqs.map((t) => ({ ...t, jobs: 40 })));
-      const r = simulate(w, { policy: "bopf", engine, horizon: 1000 });
+      // backlogged: each TQ alone has enough work to keep the whole cluster busy for 1.5 horizons
+      // (work in dominant-share-seconds; capacity is 10 per resource)
+      const backlogged = tqs.map((t) => {
+        const perJob = t.tasks * (Math.max(...t.demand) / 10) * (t.durations.reduce((a, b) => a + b, 0) / t.durations.length);
+        return { ...t, jobs: Math.ceil((1.5 * horizon) / perJob) };
+      });
+      fc.pre(backlogged.every((t) => t.jobs <= 400)); // keep each run small
+      const w = workload({ ...lq, bursts }, backlogged);
+      const r = simulate(w, { policy: "bopf", engine, horizon });
       const lqShare = r.metrics.queues[0].avgDominantShare;
       for (const q of r.metrics.queues.slice(1)) expect(q.avgDominantShare).toBeGreaterThanOrEqual(lqShare - 1e-9);
     }), { numRuns: 8 });
