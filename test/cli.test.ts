@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 
 const bin = new URL("../dist/cli/main.js", import.meta.url).pathname;
 function run(args: string[], input?: string) {
-  const r = spawnSync(process.execPath, [bin, ...args], { input, encoding: "utf8", timeout: 120_000 });
+  const r = spawnSync(process.execPath, [bin, ...args], { input, encoding: "utf8", timeout: 120_000, maxBuffer: 256 * 2 ** 20 });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 function expectOneLineError(r: { code: number | null; err: string; out: string }, re: RegExp) {
@@ -39,6 +39,19 @@ describe("fairsched CLI", () => {
     const r = run(["simulate", "--policies", "drf", "--param", "tqs=1", "--param", "tqJobs=1", "--out", file]);
     expect(r.code).toBe(0);
     expect(JSON.parse(readFileSync(file, "utf8")).policies).toEqual(["drf"]);
+  });
+
+  it("simulate --trace replays the real Google 2011 part under DRF, BoPF and LTRF", () => {
+    const trace = new URL("../../shared/traces/google-2011/task_events-part-00001-of-00500.csv.gz", import.meta.url).pathname;
+    const r = run(["simulate", "--trace", trace, "--format", "google2011", "--policies", "drf,bopf,ltrf", "--param", "machines=300", "--json"]);
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.out);
+    expect(report.policies).toEqual(["drf", "bopf", "ltrf"]);
+    for (const p of ["drf", "bopf", "ltrf"]) {
+      const tq = report.metrics[p].metrics.classes.TQ;
+      expect(tq.jobs).toBeGreaterThan(1000);
+      expect(tq.finished + tq.dropped + tq.rejected).toBe(tq.jobs);
+    }
   });
 
   it("list names scenarios and policies", () => {
