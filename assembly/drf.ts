@@ -120,28 +120,8 @@ export function drf(
     const o = offsets ? ldf(offsets, i) : 0.0;
     if (!(o >= 0) || !isFiniteF64(o)) return fail(scratch, E_OFFSET, i);
     const row = dem + (<usize>(i * k) << 3);
-    // Fast path: the largest ratio by its bit pattern (unsigned, branch-free). For valid
-    // rows (every ratio finite and >= +0) bits order like values; anything else (a bad
-    // demand, -0, an overflowing ratio) shows up as bits >= +Inf and takes the slow path.
-    let bestBits: u64 = 0;
-    let bestR = -1;
-    for (let r = 0; r < k; r++) {
-      const a = ldf(row, r);
-      const xb = reinterpret<u64>(divideRatios ? a / ldf(cap, r) : a * ldf(invCap, r));
-      const more = xb > bestBits;
-      bestBits = select<u64>(xb, bestBits, more);
-      bestR = select<i32>(r, bestR, more);
-    }
-    if (bestBits >= INF_BITS) {
-      let best: f64 = 0;
-      bestR = -1;
-      for (let r = 0; r < k; r++) {
-        const a = ldf(row, r);
-        if (!(a >= 0) || !isFiniteF64(a)) return fail(scratch, E_DEMAND, i * k + r);
-        const x = divideRatios ? a / ldf(cap, r) : a * ldf(invCap, r);
-        if (x > best) { best = x; bestR = r; }
-      }
-    }
+    const bestR = largestRatioIndex(i, k, row, cap, invCap, divideRatios, scratch);
+    if (bestR == BAD_ROW) return E_DEMAND;
     stf(outLambda, i, 0);
     if (bestR < 0) {
       stb(state, i, FROZEN);
@@ -614,14 +594,17 @@ function levelsPass1(
   return x >= 9.332636185032189e-302 && x <= 1.0715086071862673e301;
 }
 
+/** largestRatioIndex's answer for a row with a bad demand (its index is stored in scratch). */
+const BAD_ROW: i32 = -2;
+
 /**
- * One row exactly as the event path's pass 1 does it (its first largest ratio by index,
- * delta = D/C by one division, its checks in its order). Returns 0 with delta, rate and
- * key at `out`, -1 for a queue without demand, or a status (error index stored).
+ * The first index of the largest D/C (or D * (1/C)) in a row, -1 for a row without demand,
+ * or BAD_ROW. Fast path: the largest ratio by its bit pattern (unsigned, branch-free). For
+ * valid rows (every ratio finite and >= +0) bits order like values; anything else (a bad
+ * demand, -0, an overflowing ratio) shows up as bits >= +Inf and takes the exact slow path.
  */
-function exactRow(
-  i: i32, k: i32, row: usize, cap: usize, invCap: usize, divideRatios: bool, w: f64,
-  scratch: usize, out: usize,
+@inline function largestRatioIndex(
+  i: i32, k: i32, row: usize, cap: usize, invCap: usize, divideRatios: bool, scratch: usize,
 ): i32 {
   let bestBits: u64 = 0;
   let bestR = -1;
@@ -637,11 +620,28 @@ function exactRow(
     bestR = -1;
     for (let r = 0; r < k; r++) {
       const a = ldf(row, r);
-      if (!(a >= 0) || !isFiniteF64(a)) return fail(scratch, E_DEMAND, i * k + r);
+      if (!(a >= 0) || !isFiniteF64(a)) {
+        fail(scratch, E_DEMAND, i * k + r);
+        return BAD_ROW;
+      }
       const x = divideRatios ? a / ldf(cap, r) : a * ldf(invCap, r);
       if (x > best) { best = x; bestR = r; }
     }
   }
+  return bestR;
+}
+
+/**
+ * One row exactly as the event path's pass 1 does it (its first largest ratio by index,
+ * delta = D/C by one division, its checks in its order). Returns 0 with delta, rate and
+ * key at `out`, -1 for a queue without demand, or a status (error index stored).
+ */
+function exactRow(
+  i: i32, k: i32, row: usize, cap: usize, invCap: usize, divideRatios: bool, w: f64,
+  scratch: usize, out: usize,
+): i32 {
+  const bestR = largestRatioIndex(i, k, row, cap, invCap, divideRatios, scratch);
+  if (bestR == BAD_ROW) return E_DEMAND;
   if (bestR < 0) return -1;
   const dl = ldf(row, bestR) / ldf(cap, bestR);
   const rt = w / dl;

@@ -7,6 +7,7 @@
 // overtaken by a task that was behind it gains one slack per round; a task with slack >=
 // slackThreshold is never overtaken. Ties keep the current order.
 import { Status } from "../status.js";
+import { isFiniteF64 } from "./finite.js";
 
 export class CrvScratch {
   errIndex = -1;
@@ -22,9 +23,6 @@ export class CrvScratch {
   }
 }
 
-function isFiniteF64(x: number): boolean {
-  return x - x === 0;
-}
 
 export function crvReorderKernel(
   q: number, t: number,

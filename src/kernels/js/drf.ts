@@ -4,6 +4,7 @@
 // WASM side writes branch-free or by bit patterns are written plainly here, same values).
 import { Status } from "../status.js";
 import { RadixScratch, bucketByKey, bucketCountFor, sortIndicesByKey, sortRangeByKey } from "./radix.js";
+import { isFiniteF64 } from "./finite.js";
 
 const WAITING = 0;
 const RAMPING = 1;
@@ -68,9 +69,6 @@ export class DrfScratch {
   }
 }
 
-function isFiniteF64(x: number): boolean {
-  return x - x === 0;
-}
 
 export function drfKernel(
   n: number, k: number,
@@ -119,14 +117,8 @@ export function drfKernel(
     const o = offsets ? offsets[i] : 0.0;
     if (!(o >= 0) || !isFiniteF64(o)) return fail(Status.Offset, i);
     const row = i * k;
-    let best = 0;
-    let bestR = -1;
-    for (let r = 0; r < k; r++) {
-      const a = dem[row + r];
-      if (!(a >= 0) || !isFiniteF64(a)) return fail(Status.Demand, row + r);
-      const x = divideRatios ? a / cap[r] : a * invCap[r];
-      if (x > best) { best = x; bestR = r; }
-    }
+    const bestR = largestRatioIndex(row, k, dem, cap, invCap, divideRatios, s);
+    if (bestR === BAD_ROW) return Status.Demand;
     outLambda[i] = 0;
     if (bestR < 0) {
       state[i] = FROZEN;
@@ -458,19 +450,35 @@ function levelsPass1(
   return live;
 }
 
-/** One row exactly as the event path's pass 1 does it; 0 (values in s.exact), -1 (no demand) or a status. */
-function exactRow(
-  i: number, k: number, row: number, dem: Float64Array, cap: Float64Array, invCap: Float64Array,
-  divideRatios: boolean, w: number, s: DrfScratch,
+/** largestRatioIndex's answer for a row with a bad demand (its index is in s.errIndex). */
+const BAD_ROW = -2;
+
+/**
+ * The first index of the largest D/C (or D * (1/C)) in the row starting at `row`, -1 for a
+ * row without demand, or BAD_ROW. (The WASM twin finds the same index branch-free, by bit
+ * patterns, falling back to this exact scan for bad rows.)
+ */
+function largestRatioIndex(
+  row: number, k: number, dem: Float64Array, cap: Float64Array, invCap: Float64Array, divideRatios: boolean, s: DrfScratch,
 ): number {
   let best = 0;
   let bestR = -1;
   for (let r = 0; r < k; r++) {
     const a = dem[row + r];
-    if (!(a >= 0) || !isFiniteF64(a)) { s.errIndex = row + r; return Status.Demand; }
+    if (!(a >= 0) || !isFiniteF64(a)) { s.errIndex = row + r; return BAD_ROW; }
     const x = divideRatios ? a / cap[r] : a * invCap[r];
     if (x > best) { best = x; bestR = r; }
   }
+  return bestR;
+}
+
+/** One row exactly as the event path's pass 1 does it; 0 (values in s.exact), -1 (no demand) or a status. */
+function exactRow(
+  i: number, k: number, row: number, dem: Float64Array, cap: Float64Array, invCap: Float64Array,
+  divideRatios: boolean, w: number, s: DrfScratch,
+): number {
+  const bestR = largestRatioIndex(row, k, dem, cap, invCap, divideRatios, s);
+  if (bestR === BAD_ROW) return Status.Demand;
   if (bestR < 0) return -1;
   const dl = dem[row + bestR] / cap[bestR];
   const rt = w / dl;

@@ -2,6 +2,7 @@
 // example and edge values are documented there). Same operations in the same order, so
 // both backends agree to the last bit.
 import { Status } from "../status.js";
+import { isFiniteF64 } from "./finite.js";
 
 /** flags bit 0: stop at the first queue whose task does not fit (Algorithm 1 literally). */
 export const LTRF_BLOCKING = 1;
@@ -22,9 +23,6 @@ export class LtrfScratch {
   }
 }
 
-function isFiniteF64(x: number): boolean {
-  return x - x === 0;
-}
 
 export function ltrfKernel(
   n: number, k: number,

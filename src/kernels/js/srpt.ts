@@ -3,6 +3,7 @@
 // agree exactly.
 import { Status } from "../status.js";
 import { RadixScratch, sortIndicesByKey } from "./radix.js";
+import { isFiniteF64 } from "./finite.js";
 
 export class SrptScratch {
   errIndex = -1;
@@ -21,9 +22,6 @@ export class SrptScratch {
   }
 }
 
-function isFiniteF64(x: number): boolean {
-  return x - x === 0;
-}
 
 export function srptKernel(
   n: number, k: number,
