@@ -28,9 +28,10 @@
 import type { BurstSpec, QueueKind } from "../sim/model.js";
 import { InputError, describeValue } from "../engine/errors.js";
 import {
-  burstSeries, isPeriodic, periodicBinding, periodicSummary, PeriodicSeries, type BurstSeries, type BurstsInput, type PeriodicBursts,
+  burstSeries, isPeriodic, toleratedCount, periodicBinding, periodicSummary, PeriodicSeries, type BurstSeries, type BurstsInput, type PeriodicBursts,
 } from "./bursts.js";
 import { LazyMinHeap } from "./min-heap.js";
+import { KIND_LQ, validateAdmissionBatch, type AdmissionBatch, type BatchOutcome } from "./admission-batch.js";
 
 export type BopfClass = "hard" | "soft" | "elastic" | "rejected";
 /** The condition that decided the class, or 'all-held' when every condition checked held. */
@@ -127,6 +128,13 @@ export class BopfAdmissionControl {
   private qname: string[] = [];
   private bursts: Array<BurstsInput | null> = [];
   private series: Array<BurstSeries | null> = [];
+  /** 1 for a row admitted by admitBatch (no name; its periodic spec is in the p* columns) */
+  private fromBatch = new Uint8Array(64);
+  private pStart = new Float64Array(64);
+  private pPeriod = new Float64Array(64);
+  private pWindow = new Float64Array(64);
+  private pCount = new Float64Array(64);
+  private pVolume: Float64Array;
   private nextId = 0;
   private admitted = 0;
   /** Set by decide(): the detail's ingredients of the last decision. */
@@ -153,6 +161,7 @@ export class BopfAdmissionControl {
     this.eps = options.tolerance ?? 1e-9;
     this.hardRate = new Float64Array(capacity.length);
     this.rate = new Float64Array(64 * this.k);
+    this.pVolume = new Float64Array(64 * this.k);
   }
 
   /** M: the number of queues currently admitted (H + S + E). */
@@ -163,6 +172,16 @@ export class BopfAdmissionControl {
   classOf(name: string): BopfClass | undefined {
     const id = this.entries.get(name);
     return id === undefined ? undefined : CLASS_NAMES[this.cls[id]];
+  }
+
+  /** The class of the queue admitted with id `id`, undefined once it left (or never admitted). */
+  classOfId(id: number): BopfClass | undefined {
+    return Number.isInteger(id) && id >= 0 && id < this.nextId && this.cls[id] !== GONE ? CLASS_NAMES[this.cls[id]] : undefined;
+  }
+
+  /** seriesOf by admission id (for queues admitted by admitBatch, which have no name). */
+  seriesOfId(id: number): BurstSeries | null {
+    return this.classOfId(id) === undefined ? null : this.seriesById(id);
   }
 
   /** The summary of an admitted LQ's bursts (rates, tolerance), for the allocator. */
@@ -203,8 +222,13 @@ export class BopfAdmissionControl {
   /** Removes an admitted queue and releases its guarantee. Returns false when unknown. */
   leave(name: string): boolean {
     const id = this.entries.get(name);
-    if (id === undefined) return false;
-    this.entries.delete(name);
+    return id === undefined ? false : this.leaveId(id);
+  }
+
+  /** leave() by admission id (any queue, named or from a batch). Returns false when not admitted. */
+  leaveId(id: number): boolean {
+    if (this.classOfId(id) === undefined) return false;
+    if (this.fromBatch[id] === 0) this.entries.delete(this.qname[id]);
     this.admitted--;
     const c = this.cls[id];
     this.cls[id] = GONE; // its row stays: an earlier decision's detail may name it
@@ -242,53 +266,127 @@ export class BopfAdmissionControl {
     } else {
       this.rate.fill(0, id * k, id * k + k);
     }
-    const m1 = this.admitted + 1;
-
-    let c: number;
-    // (1) safety: the smallest tolerance among H ∪ S must be >= M + 1
-    const top = this.guaranteed.peekKey();
-    if (top < m1) {
-      const j = this.guaranteed.peekId();
-      this.dWhat = D_SAFETY; this.dId = j; this.dA = top;
-      return REJECTED;
-    }
-    if (input === null) {
-      this.dWhat = D_TQ;
-      c = ELASTIC;
-    } else if (!(tolerance >= m1)) {
-      // (2) fairness
-      this.dWhat = D_FAIRNESS; this.dId = id;
-      c = ELASTIC;
-    } else {
-      c = HARD;
-      this.dWhat = D_HARD; this.dA = tolerance;
-      // (3) resource
-      const rate = this.rate, base = id * k, cap = this.capacity, hard = this.hardRate;
-      for (let r = 0; r < k; r++) {
-        const need = hard[r] + rate[base + r];
-        if (need > cap[r] * (1 + this.eps)) {
-          this.dWhat = D_RESOURCE; this.dRes = r; this.dA = hard[r]; this.dB = rate[base + r]; this.dC = cap[r];
-          c = this.variant === "bopf" ? SOFT : ELASTIC;
-          break;
-        }
-      }
-    }
-    // admit
-    this.nextId = id + 1;
-    this.cls[id] = c;
-    this.tol[id] = tolerance;
-    this.bind[id] = bind;
+    const c = this.classify(id, input !== null, tolerance);
+    if (c === REJECTED) return c;
+    this.commit(id, c, tolerance, bind);
     this.qname[id] = name;
     this.bursts[id] = input as BurstsInput | null;
     this.series[id] = series;
     this.entries.set(name, id);
+    return c;
+  }
+
+  /**
+   * Conditions (1)-(3) for a new queue whose rates are already in row `id` (K zeros for a
+   * TQ): the class code, with the detail's ingredients left in d*. Shared by admit() and
+   * admitBatch(), so both decide by the same comparisons.
+   */
+  private classify(id: number, isLQ: boolean, tolerance: number): number {
+    const m1 = this.admitted + 1;
+    // (1) safety: the smallest tolerance among H ∪ S must be >= M + 1
+    const top = this.guaranteed.peekKey();
+    if (top < m1) {
+      this.dWhat = D_SAFETY; this.dId = this.guaranteed.peekId(); this.dA = top;
+      return REJECTED;
+    }
+    if (!isLQ) {
+      this.dWhat = D_TQ;
+      return ELASTIC;
+    }
+    if (!(tolerance >= m1)) {
+      // (2) fairness
+      this.dWhat = D_FAIRNESS; this.dId = id;
+      return ELASTIC;
+    }
+    this.dWhat = D_HARD; this.dA = tolerance;
+    // (3) resource
+    const k = this.k, rate = this.rate, base = id * k, cap = this.capacity, hard = this.hardRate, slack = 1 + this.eps;
+    for (let r = 0; r < k; r++) {
+      const need = hard[r] + rate[base + r];
+      if (need > cap[r] * slack) {
+        this.dWhat = D_RESOURCE; this.dRes = r; this.dA = hard[r]; this.dB = rate[base + r]; this.dC = cap[r];
+        return this.variant === "bopf" ? SOFT : ELASTIC;
+      }
+    }
+    return HARD;
+  }
+
+  /** Admits row `id` with class `c` (not REJECTED): the state every later decision reads. */
+  private commit(id: number, c: number, tolerance: number, bind: number): void {
+    this.nextId = id + 1;
+    this.cls[id] = c;
+    this.tol[id] = tolerance;
+    this.bind[id] = bind;
     this.admitted++;
     if (c === HARD || c === SOFT) this.guaranteed.push(tolerance, id);
     if (c === HARD) {
-      const rate = this.rate, base = id * k, hard = this.hardRate;
+      const k = this.k, rate = this.rate, base = id * k, hard = this.hardRate;
       for (let r = 0; r < k; r++) hard[r] += rate[base + r];
     }
-    return c;
+  }
+
+  /**
+   * Decides and admits the batch's N queues in row order: the same decisions, reasons and
+   * state as N admit() calls with the same specs (test/bopf.batch.test.ts checks this over
+   * random sequences). Every row is validated first; a bad row throws an InputError naming
+   * `${field}.<column>[i]` and admits nothing. Batch queues have no name: they are known by
+   * their admission id (outcome.id; classOfId, leaveId, seriesOfId). No allocation per
+   * queue: a periodic spec is summarised in closed form (bursts.ts), never expanded.
+   */
+  admitBatch(b: AdmissionBatch, out: BatchOutcome, field = "batch"): void {
+    const k = this.k;
+    validateAdmissionBatch(b, k, field);
+    const n = b.n;
+    if (!(out.cls instanceof Uint8Array) || !(out.reason instanceof Uint8Array) || !(out.id instanceof Int32Array) ||
+      out.cls.length < n || out.reason.length < n || out.id.length < n) {
+      throw new InputError("out", `expected {cls: Uint8Array, reason: Uint8Array, id: Int32Array} of at least N = ${n} entries`);
+    }
+    const { kind, start, period, window, count, volume } = b;
+    const oc = out.cls, or = out.reason, oid = out.id, cap = this.capacity;
+    while (this.nextId + n > this.cls.length) this.grow();
+    for (let i = 0; i < n; i++) {
+      const id = this.nextId;
+      const base = id * k, src = i * k;
+      const rate = this.rate;
+      const isLQ = kind[i] === KIND_LQ;
+      // periodicSummary's closed form: every burst alike, so one burst's numbers are the series'
+      let tolerance = Infinity;
+      let bind = -1;
+      if (isLQ && count[i] > 0) {
+        const w = window[i], p = period[i];
+        for (let r = 0; r < k; r++) {
+          const v = volume[src + r];
+          rate[base + r] = v / w;
+          const m = toleratedCount(v, cap[r] * p);
+          if (m < tolerance) {
+            tolerance = m;
+            bind = r;
+          }
+        }
+      } else {
+        for (let r = 0; r < k; r++) rate[base + r] = 0;
+      }
+      const c = this.classify(id, isLQ, tolerance);
+      oc[i] = c;
+      or[i] = BATCH_REASON_CODE[this.dWhat];
+      if (c === REJECTED) {
+        oid[i] = -1;
+        continue;
+      }
+      this.commit(id, c, tolerance, bind);
+      oid[i] = id;
+      this.fromBatch[id] = 1;
+      if (isLQ) {
+        this.pStart[id] = start[i];
+        this.pPeriod[id] = period[i];
+        this.pWindow[id] = window[i];
+        this.pCount[id] = count[i];
+        const pv = this.pVolume;
+        for (let r = 0; r < k; r++) pv[base + r] = volume[src + r];
+      } else {
+        this.pCount[id] = -1; // a TQ: no series
+      }
+    }
   }
 
   private grow(): void {
@@ -297,12 +395,23 @@ export class BopfAdmissionControl {
     const tol = new Float64Array(n); tol.set(this.tol); this.tol = tol;
     const bind = new Int32Array(n); bind.set(this.bind); this.bind = bind;
     const rate = new Float64Array(n * this.k); rate.set(this.rate); this.rate = rate;
+    const fb = new Uint8Array(n); fb.set(this.fromBatch); this.fromBatch = fb;
+    const ps = new Float64Array(n); ps.set(this.pStart); this.pStart = ps;
+    const pp = new Float64Array(n); pp.set(this.pPeriod); this.pPeriod = pp;
+    const pw = new Float64Array(n); pw.set(this.pWindow); this.pWindow = pw;
+    const pc = new Float64Array(n); pc.set(this.pCount); this.pCount = pc;
+    const pv = new Float64Array(n * this.k); pv.set(this.pVolume); this.pVolume = pv;
   }
 
   private seriesById(id: number): BurstSeries | null {
     const s = this.series[id];
     if (s) return s;
-    const b = this.bursts[id];
+    let b = this.bursts[id];
+    if (this.fromBatch[id] === 1 && this.pCount[id] >= 0) {
+      // a batch LQ: its spec from the columns kept at admission (the caller's may have changed)
+      const k = this.k;
+      b = { start: this.pStart[id], period: this.pPeriod[id], window: this.pWindow[id], count: this.pCount[id], volume: Array.from(this.pVolume.subarray(id * k, id * k + k)) };
+    }
     if (!b) return null;
     // periodic: the summary admission computed, as a series (built once, on request)
     const k = this.k;
@@ -320,7 +429,7 @@ export class BopfAdmissionControl {
         const burst = s.burst(bd.burst);
         const fair = (this.capacity[bd.resource] * s.gap(bd.burst)) / m1;
         const jc = this.cls[id] === GONE ? "guaranteed" : CLASS_NAMES[this.cls[id]];
-        return `would break ${jc} ${this.qname[id]}: its burst ${bd.burst} needs ${fmt(burst.volume[bd.resource])} ${this.names[bd.resource]}·s > ` +
+        return `would break ${jc} ${this.nameOf(id)}: its burst ${bd.burst} needs ${fmt(burst.volume[bd.resource])} ${this.names[bd.resource]}·s > ` +
           `C·gap/(M+1) = ${fmt(fair)} with ${m1} queues (it tolerates ${a})`;
       }
       case D_TQ:
@@ -341,6 +450,11 @@ export class BopfAdmissionControl {
     }
   }
 
+  /** A queue's name for the details; batch queues by their admission id. */
+  private nameOf(id: number): string {
+    return this.fromBatch[id] === 1 ? `queue #${id} (batch)` : this.qname[id];
+  }
+
   /** From scratch on a hard leave, so subtraction never leaves float residue behind. */
   private recomputeHardRate(): void {
     const hard = this.hardRate, k = this.k;
@@ -353,6 +467,8 @@ export class BopfAdmissionControl {
 }
 
 const REASONS: readonly BopfReason[] = ["safety", "all-held", "fairness", "resource", "all-held"];
+/** The same reasons as codes of BATCH_REASONS (safety, fairness, resource, all-held), by D_*. */
+const BATCH_REASON_CODE = Uint8Array.of(0, 3, 1, 2, 3);
 
 function fmt(x: number): string {
   return Number.isInteger(x) ? String(x) : x.toPrecision(4);
