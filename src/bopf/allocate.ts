@@ -23,7 +23,7 @@
 import type { Engine } from "../engine/engine.js";
 import { InputError, describeValue } from "../engine/errors.js";
 import type { BopfClass } from "./admission.js";
-import { drfOver } from "./drf-over.js";
+import { clearlyFits, drfOver, EXHAUSTED, W_MAX, W_MIN } from "./drf-over.js";
 
 export interface InstantQueue {
   class: BopfClass;
@@ -67,10 +67,10 @@ export interface InstantBatch {
 
 /**
  * Reusable arrays for allocateInstantFlat: the returned allocation and steps are views into
- * it, valid until its next use. Grows as needed.
+ * it, valid until its next use. Grows as needed; nothing is cleared (every step writes
+ * every cell it owns).
  */
 export class InstantWorkspace {
-  size = -1;
   hard = new Float64Array(0);
   soft = new Float64Array(0);
   elastic = new Float64Array(0);
@@ -78,8 +78,16 @@ export class InstantWorkspace {
   allocation = new Float64Array(0);
   /** wants of a step (N*K) */
   wants = new Float64Array(0);
-  weights = new Float64Array(0);
-  ensure(nk: number, n: number): void {
+  /** 1 where the queue's guarantee is live */
+  live = new Uint8Array(0);
+  /** the soft LQs with a live guarantee, in queue order */
+  softIdx = new Int32Array(0);
+  left = new Float64Array(0);
+  /** per resource: C * EXHAUSTED, and the sums of step 3's and step 4's demands */
+  thr = new Float64Array(0);
+  sum3 = new Float64Array(0);
+  sum4 = new Float64Array(0);
+  ensure(nk: number, n: number, k: number): void {
     if (this.hard.length < nk) {
       this.hard = new Float64Array(nk);
       this.soft = new Float64Array(nk);
@@ -87,23 +95,18 @@ export class InstantWorkspace {
       this.spare = new Float64Array(nk);
       this.allocation = new Float64Array(nk);
       this.wants = new Float64Array(nk);
-    } else {
-      this.hard.fill(0, 0, nk);
-      this.soft.fill(0, 0, nk);
-      this.elastic.fill(0, 0, nk);
-      this.spare.fill(0, 0, nk);
     }
-    if (this.weights.length < n) this.weights = new Float64Array(n);
+    if (this.live.length < n) {
+      this.live = new Uint8Array(n);
+      this.softIdx = new Int32Array(n);
+    }
+    if (this.left.length < k) {
+      this.left = new Float64Array(k);
+      this.thr = new Float64Array(k);
+      this.sum3 = new Float64Array(k);
+      this.sum4 = new Float64Array(k);
+    }
   }
-}
-
-/** True when queue i's guarantee is live: hard/soft with some remaining volume. */
-function liveGuarantee(b: InstantBatch, i: number, k: number): boolean {
-  const c = b.cls[i];
-  if ((c !== HARD && c !== SOFT) || b.hasGuarantee[i] === 0) return false;
-  const rem = b.remaining;
-  for (let r = 0; r < k; r++) if (rem[i * k + r] > 0) return true;
-  return false;
 }
 
 export function allocateInstant(engine: Engine, capacity: ArrayLike<number>, queues: readonly InstantQueue[]): InstantAllocation {
@@ -133,112 +136,250 @@ export function allocateInstant(engine: Engine, capacity: ArrayLike<number>, que
 }
 
 /**
- * allocateInstant over flat arrays: the same steps, the same numbers. `validate` (default
- * true) checks the batch as allocateInstant checks its queues; the result's arrays are views
- * into `ws` (pass a fresh workspace to keep them).
+ * allocateInstant over flat arrays: the same steps, the same numbers. `check` (default
+ * true) validates the batch as allocateInstant validates its queues (the first bad cell,
+ * row by row, is the error); the result's arrays are views into `ws` (pass a fresh
+ * workspace to keep them). The steps run in few passes over the N*K arrays: validation,
+ * the live guarantees, step 1 and step 3's demands in one; step 2 over the soft LQs only;
+ * the DRF rounds in drfOver; step 4's demands with step 3's share taken from `left` in one.
  */
 export function allocateInstantFlat(engine: Engine, capacity: ArrayLike<number>, b: InstantBatch, ws = new InstantWorkspace(), check = true): InstantAllocation {
   const k = capacity.length;
   const n = b.n;
-  if (check) validateFlat(capacity, b);
+  if (check) validateShape(capacity, b);
   const nk = n * k;
-  ws.ensure(nk, n);
+  ws.ensure(nk, n, k);
   const hard = ws.hard.subarray(0, nk), soft = ws.soft.subarray(0, nk);
   const elastic = ws.elastic.subarray(0, nk), spare = ws.spare.subarray(0, nk);
-  const weights = ws.weights.subarray(0, n);
-  if (b.weight) weights.set(b.weight.subarray(0, n));
-  else weights.fill(1);
-  const left = new Float64Array(k);
+  const weights = b.weight ? b.weight.subarray(0, n) : null;
+  const left = ws.left;
   for (let r = 0; r < k; r++) left[r] = capacity[r];
-  const want = b.want, cls = b.cls;
-  // live guarantees, once
-  const live = new Uint8Array(n);
-  let anyGuarantee = false, anySoft = false;
-  for (let i = 0; i < n; i++) {
-    if (liveGuarantee(b, i, k)) {
-      live[i] = 1;
-      anyGuarantee = true;
-      if (cls[i] === SOFT) anySoft = true;
-    }
+  const live = ws.live, softIdx = ws.softIdx, ew = ws.wants.subarray(0, nk);
+  const { thr, sum3, sum4 } = ws;
+  for (let r = 0; r < k; r++) {
+    thr[r] = capacity[r] * EXHAUSTED;
+    sum3[r] = 0;
+    sum4[r] = 0;
   }
-
-  // 1. hard: constant rate. Admission's resource condition (3) keeps the sum within C;
-  // `left` also bounds it so a caller passing arbitrary classes still gets a feasible result.
-  const rate = b.rate;
-  for (let i = 0; i < n; i++) {
-    if (cls[i] !== HARD || live[i] === 0) continue;
-    const base = i * k;
-    for (let r = 0; r < k; r++) {
-      const a = Math.min(rate[base + r], want[base + r], left[r]);
-      hard[base + r] = a;
-      left[r] -= a;
-    }
-  }
+  const allocation = ws.allocation.subarray(0, nk);
+  // (each pass is its own small function: V8 optimises those whole, where one long
+  // function of loops ran on on-stack-replacement code that deoptimised on every call)
+  const flags = firstPass(b, k, check, left, live, softIdx, hard, soft, thr, sum3);
+  const m = flags >>> 2, anyGuarantee = (flags & 1) === 1, weightsInRange = (flags & 2) === 0;
 
   // 2. soft: SRPT over what the hard LQs left, one kernel call for all of them
-  if (anySoft) {
-    const softIdx: number[] = [];
-    for (let i = 0; i < n; i++) if (cls[i] === SOFT && live[i] === 1) softIdx.push(i);
-    const m = softIdx.length;
-    const dem = new Float64Array(m * k), rates = new Float64Array(m * k), rem = new Float64Array(m * k);
-    for (let j = 0; j < m; j++) {
-      const base = softIdx[j] * k;
-      for (let r = 0; r < k; r++) {
-        dem[j * k + r] = want[base + r];
-        rates[j * k + r] = rate[base + r];
-        rem[j * k + r] = b.remaining[base + r];
-      }
+  if (m > 0) softSrpt(engine, capacity, b, softIdx, m, left, soft);
+
+  // 3. and 4. Uncontended (the usual case of a cluster that is not full): step 3's demands
+  // clearly fit in what is left, so its DRF gives every queue its whole demand (drfOver's
+  // fast path, see there), computed row by row with step 4's demands, the steps' sum and,
+  // optimistically, step 4's whole demands; only when those do not clearly fit either does
+  // step 4 run its DRF. Otherwise the general path: step 3's demands, then drfOver.
+  if (weightsInRange && clearlyFits(sum3, left, capacity, n)) {
+    wholeElasticPass(b, k, anyGuarantee, live, thr, left, hard, soft, elastic, spare, allocation, sum4);
+    if (anyGuarantee && !clearlyFits(sum4, left, capacity, n)) {
+      unmetDemands(b, k, hard, soft, elastic, ew);
+      drfOver(engine, capacity, left, ew, weights, spare, n);
+      sumSteps(allocation, hard, soft, elastic, spare, nk);
     }
-    const res = engine.srpt({ capacity, available: left, demands: dem, rates, remaining: rem });
-    for (let j = 0; j < m; j++) soft.set(res.allocation.subarray(j * k, j * k + k), softIdx[j] * k);
-    take(soft, left, n, k);
+    return { allocation, steps: { hard, soft, elastic, spare } };
   }
 
   // 3. elastic: DRF over the rest among queues without a live guarantee
-  const ew = ws.wants.subarray(0, nk);
-  for (let i = 0; i < n; i++) {
-    const base = i * k;
-    if (cls[i] === REJECTED || live[i] === 1) {
-      for (let r = 0; r < k; r++) ew[base + r] = 0;
-      continue;
-    }
-    for (let r = 0; r < k; r++) ew[base + r] = want[base + r];
-  }
-  drfOver(engine, capacity, left, ew, weights, elastic);
-  take(elastic, left, n, k);
+  elasticDemands(b, k, live, ew);
+  drfOver(engine, capacity, left, ew, weights, elastic, n);
 
   // 4. spare: unmet demand of every admitted queue, by DRF over what is still free. When
   // no queue held a guarantee, step 3 was DRF over every admitted queue's whole demand,
   // already Pareto efficient: step 4 could give nothing, so it is skipped.
   if (anyGuarantee) {
-    const unmet = ws.wants.subarray(0, nk);
-    for (let i = 0; i < n; i++) {
-      const base = i * k;
-      if (cls[i] === REJECTED) {
-        for (let r = 0; r < k; r++) unmet[base + r] = 0;
-        continue;
-      }
-      for (let r = 0; r < k; r++) {
-        const x = base + r;
-        unmet[x] = Math.max(0, want[x] - hard[x] - soft[x] - elastic[x]);
-      }
-    }
-    drfOver(engine, capacity, left, unmet, weights, spare);
+    takeInOrder(elastic, left, n, k);
+    unmetDemands(b, k, hard, soft, elastic, ew);
+    drfOver(engine, capacity, left, ew, weights, spare, n);
+  } else {
+    spare.fill(0);
   }
-  const allocation = ws.allocation.subarray(0, nk);
-  for (let x = 0; x < nk; x++) allocation[x] = hard[x] + soft[x] + elastic[x] + spare[x];
+  sumSteps(allocation, hard, soft, elastic, spare, nk);
   return { allocation, steps: { hard, soft, elastic, spare } };
 }
 
+/**
+ * Row by row: validation (when asked), the live guarantees and 1. hard (constant rate);
+ * `sum3` gets step 3's demands above the float-residue threshold `thr` (what drfOver would
+ * stage when nothing is exhausted). Admission's resource condition (3) keeps the hard sum
+ * within C; `left` also bounds it so a caller passing arbitrary classes still gets a
+ * feasible result. Returns (number of live soft LQs, listed in softIdx) * 4 + 2 (if a
+ * weight is outside drfOver's fast range) + 1 (if any guarantee is live).
+ */
+function firstPass(
+  b: InstantBatch, k: number, check: boolean, left: Float64Array, live: Uint8Array, softIdx: Int32Array,
+  hard: Float64Array, soft: Float64Array, thr: Float64Array, sum3: Float64Array,
+): number {
+  const { want, cls, rate, remaining, hasGuarantee, weight } = b;
+  const n = b.n;
+  let anyGuarantee = 0, m = 0, wild = 0;
+  for (let i = 0; i < n; i++) {
+    if (check) validateRow(b, i, k);
+    const c = cls[i], base = i * k;
+    let g = 0;
+    if ((c === HARD || c === SOFT) && hasGuarantee[i] !== 0) {
+      for (let r = 0; r < k; r++) if (remaining[base + r] > 0) g = 1;
+    }
+    live[i] = g;
+    if (g === 1) {
+      anyGuarantee = 1;
+      if (c === SOFT) softIdx[m++] = i;
+    }
+    if (g === 1 && c === HARD) {
+      for (let r = 0; r < k; r++) {
+        const a = Math.min(rate[base + r], want[base + r], left[r]);
+        hard[base + r] = a;
+        left[r] -= a;
+      }
+    } else {
+      for (let r = 0; r < k; r++) hard[base + r] = 0;
+    }
+    for (let r = 0; r < k; r++) soft[base + r] = 0;
+    // step 3's demands: queues without a live guarantee, not rejected
+    if (c !== REJECTED && g === 0) {
+      for (let r = 0; r < k; r++) {
+        const w = want[base + r];
+        if (w > thr[r]) sum3[r] += w;
+      }
+    }
+    if (weight !== null && !(weight[i] >= W_MIN && weight[i] <= W_MAX)) wild = 2;
+  }
+  return m * 4 + wild + anyGuarantee;
+}
+
+/** Step 3's demands into `ew`: the queues without a live guarantee, not rejected. */
+function elasticDemands(b: InstantBatch, k: number, live: Uint8Array, ew: Float64Array): void {
+  const { want, cls } = b;
+  const n = b.n;
+  for (let i = 0; i < n; i++) {
+    const base = i * k;
+    if (cls[i] === REJECTED || live[i] === 1) {
+      for (let r = 0; r < k; r++) ew[base + r] = 0;
+    } else {
+      for (let r = 0; r < k; r++) ew[base + r] = want[base + r];
+    }
+  }
+}
+
+/**
+ * Steps 3 and 4 when step 3 is uncontended, row by row: elastic = step 3's demand above
+ * `thr` (drfOver's fast path), taken from `left` in queue order; then (with a live
+ * guarantee) step 4's demand u = max(0, want - hard - soft - elastic), summed above `thr`
+ * into sum4, spare = u above `thr` (right when sum4 clearly fits, which the caller checks),
+ * and the total. Without a live guarantee step 4 is skipped: spare = 0.
+ */
+function wholeElasticPass(
+  b: InstantBatch, k: number, anyGuarantee: boolean, live: Uint8Array, thr: Float64Array, left: Float64Array,
+  hard: Float64Array, soft: Float64Array, elastic: Float64Array, spare: Float64Array, allocation: Float64Array, sum4: Float64Array,
+): void {
+  const { want, cls } = b;
+  const n = b.n;
+  for (let i = 0; i < n; i++) {
+    const base = i * k, c = cls[i];
+    const eligible = c !== REJECTED && live[i] === 0;
+    for (let r = 0; r < k; r++) {
+      const x = base + r;
+      const w = want[x];
+      const e = eligible && w > thr[r] ? w : 0;
+      elastic[x] = e;
+      let sp = 0;
+      if (anyGuarantee) {
+        left[r] = Math.max(0, left[r] - e);
+        if (c !== REJECTED) {
+          const u = Math.max(0, w - hard[x] - soft[x] - e);
+          if (u > thr[r]) {
+            sum4[r] += u;
+            sp = u;
+          }
+        }
+      }
+      spare[x] = sp;
+      allocation[x] = hard[x] + soft[x] + e + sp;
+    }
+  }
+}
+
 /** left[r] = max(0, left[r] - a[i][r]) for every queue i in order (the order of the sums matters). */
-function take(a: Float64Array, left: Float64Array, n: number, k: number): void {
+function takeInOrder(a: Float64Array, left: Float64Array, n: number, k: number): void {
   for (let i = 0; i < n; i++) {
     const base = i * k;
     for (let r = 0; r < k; r++) left[r] = Math.max(0, left[r] - a[base + r]);
   }
 }
 
-function validateFlat(capacity: ArrayLike<number>, b: InstantBatch): void {
+/** Step 4's demands into `unmet`: want - what steps 1-3 gave (>= 0; rejected queues 0). */
+function unmetDemands(b: InstantBatch, k: number, hard: Float64Array, soft: Float64Array, elastic: Float64Array, unmet: Float64Array): void {
+  const { want, cls } = b;
+  const n = b.n;
+  for (let i = 0; i < n; i++) {
+    const base = i * k;
+    if (cls[i] === REJECTED) {
+      for (let r = 0; r < k; r++) unmet[base + r] = 0;
+      continue;
+    }
+    for (let r = 0; r < k; r++) {
+      const x = base + r;
+      unmet[x] = Math.max(0, want[x] - hard[x] - soft[x] - elastic[x]);
+    }
+  }
+}
+
+function sumSteps(out: Float64Array, hard: Float64Array, soft: Float64Array, elastic: Float64Array, spare: Float64Array, nk: number): void {
+  for (let x = 0; x < nk; x++) out[x] = hard[x] + soft[x] + elastic[x] + spare[x];
+}
+
+/**
+ * Step 2: the SRPT kernel over the m soft LQs with a live guarantee (rows softIdx), staged
+ * straight into the kernel's views; writes their rows of `soft` and takes them from `left`
+ * queue by queue (rows of the other queues are zero and would not change it).
+ */
+function softSrpt(engine: Engine, capacity: ArrayLike<number>, b: InstantBatch, softIdx: Int32Array, m: number, left: Float64Array, soft: Float64Array): void {
+  const k = capacity.length;
+  const s = engine.kernels.stageSrpt(m, k);
+  for (let r = 0; r < k; r++) {
+    s.capacity[r] = capacity[r];
+    s.available[r] = left[r];
+  }
+  const { want, rate, remaining } = b;
+  for (let j = 0; j < m; j++) {
+    const base = softIdx[j] * k, row = j * k;
+    for (let r = 0; r < k; r++) {
+      s.demands[row + r] = want[base + r];
+      s.rates[row + r] = rate[base + r];
+      s.remaining[row + r] = remaining[base + r];
+    }
+  }
+  const st = engine.kernels.runSrpt(m, k);
+  if (st.code !== 0) {
+    // rerun through engine.srpt so the error is the InputError it has always been
+    const dem = new Float64Array(m * k), rates = new Float64Array(m * k), rem = new Float64Array(m * k);
+    for (let j = 0; j < m; j++) {
+      const base = softIdx[j] * k;
+      dem.set(want.subarray(base, base + k), j * k);
+      rates.set(rate.subarray(base, base + k), j * k);
+      rem.set(remaining.subarray(base, base + k), j * k);
+    }
+    engine.srpt({ capacity, available: Float64Array.from(left), demands: dem, rates, remaining: rem });
+    throw new Error(`srpt kernel status ${st.code as number}`);
+  }
+  const out = s.allocation;
+  for (let j = 0; j < m; j++) {
+    const base = softIdx[j] * k, row = j * k;
+    for (let r = 0; r < k; r++) {
+      const a = out[row + r];
+      soft[base + r] = a;
+      left[r] = Math.max(0, left[r] - a);
+    }
+  }
+}
+
+/** The batch's arrays and the capacity (validateRow checks the cells). */
+function validateShape(capacity: ArrayLike<number>, b: InstantBatch): void {
   const k = capacity.length;
   if (k === 0) throw new InputError("capacity", "must list at least one resource");
   for (let r = 0; r < k; r++) {
@@ -255,27 +396,31 @@ function validateFlat(capacity: ArrayLike<number>, b: InstantBatch): void {
   if (!(b.cls instanceof Uint8Array) || b.cls.length < n) throw new InputError("cls", `expected a Uint8Array of N = ${n} class codes`);
   if (!(b.hasGuarantee instanceof Uint8Array) || b.hasGuarantee.length < n) throw new InputError("hasGuarantee", `expected a Uint8Array of N = ${n} flags`);
   if (b.weight !== null && (!(b.weight instanceof Float64Array) || b.weight.length < n)) throw new InputError("weight", `expected null or a Float64Array of N = ${n} weights`);
+}
+
+// x - x === 0: finite; the messages are built only on failure
+function badCell(field: string, i: number, r: number, x: number): InputError {
+  return new InputError(`${field}[${i}][${r}]`, `must be a finite number >= 0 (got ${describeValue(x)})`);
+}
+
+/** Row i's cells: class code, want, weight, guarantee (in that order: the first bad one is the error). */
+function validateRow(b: InstantBatch, i: number, k: number): void {
   const { cls, want, weight, hasGuarantee, rate, remaining } = b;
-  // x - x === 0: finite; the messages are built only on failure
-  const bad = (field: string, i: number, r: number, x: number) =>
-    new InputError(`${field}[${i}][${r}]`, `must be a finite number >= 0 (got ${describeValue(x)})`);
-  for (let i = 0; i < n; i++) {
-    if (!(cls[i] <= REJECTED)) throw new InputError(`cls[${i}]`, `must be a class code 0-3 (got ${describeValue(cls[i])})`);
-    const base = i * k;
+  if (!(cls[i] <= REJECTED)) throw new InputError(`cls[${i}]`, `must be a class code 0-3 (got ${describeValue(cls[i])})`);
+  const base = i * k;
+  for (let r = 0; r < k; r++) {
+    const x = want[base + r];
+    if (!(x >= 0 && x - x === 0)) throw badCell("want", i, r, x);
+  }
+  if (weight !== null) {
+    const w = weight[i];
+    if (!(w > 0 && w - w === 0)) throw new InputError(`weight[${i}]`, `must be a finite number > 0 (got ${describeValue(w)})`);
+  }
+  if (hasGuarantee[i] !== 0) {
     for (let r = 0; r < k; r++) {
-      const x = want[base + r];
-      if (!(x >= 0 && x - x === 0)) throw bad("want", i, r, x);
-    }
-    if (weight !== null) {
-      const w = weight[i];
-      if (!(w > 0 && w - w === 0)) throw new InputError(`weight[${i}]`, `must be a finite number > 0 (got ${describeValue(w)})`);
-    }
-    if (hasGuarantee[i] !== 0) {
-      for (let r = 0; r < k; r++) {
-        const x = rate[base + r], y = remaining[base + r];
-        if (!(x >= 0 && x - x === 0)) throw bad("rate", i, r, x);
-        if (!(y >= 0 && y - y === 0)) throw bad("remaining", i, r, y);
-      }
+      const x = rate[base + r], y = remaining[base + r];
+      if (!(x >= 0 && x - x === 0)) throw badCell("rate", i, r, x);
+      if (!(y >= 0 && y - y === 0)) throw badCell("remaining", i, r, y);
     }
   }
 }

@@ -1,18 +1,25 @@
 // A binary min-heap of (key, id) with lazy deletion: admission control peeks the smallest
 // tolerated queue count of the guaranteed queues in O(1) (amortised: stale tops are popped
 // once), inserts in O(log n), and a leaving queue is only marked dead. Ids must never be
-// reused (the scheduler numbers every admission afresh).
+// reused (the scheduler numbers every admission afresh). Keys and ids live in typed
+// arrays that grow by doubling and are kept by clear(), so refilling allocates nothing.
 
 export class LazyMinHeap {
-  private keys: number[] = [];
-  private ids: number[] = [];
+  private keys = new Float64Array(64);
+  private ids = new Int32Array(64);
+  private size = 0;
   private readonly dead = new Set<number>();
 
+  /** Forgets every entry (the arrays are kept for reuse). */
+  clear(): void {
+    this.size = 0;
+    this.dead.clear();
+  }
+
   push(key: number, id: number): void {
+    if (this.size === this.keys.length) this.growTo(this.size * 2);
     const keys = this.keys, ids = this.ids;
-    let i = keys.length;
-    keys.push(key);
-    ids.push(id);
+    let i = this.size++;
     while (i > 0) {
       const p = (i - 1) >> 1;
       if (!(less(key, id, keys[p], ids[p]))) break;
@@ -30,13 +37,13 @@ export class LazyMinHeap {
   /** The live entry with the smallest key (ties: smallest id), or null. */
   peek(): { key: number; id: number } | null {
     this.prune();
-    return this.keys.length > 0 ? { key: this.keys[0], id: this.ids[0] } : null;
+    return this.size > 0 ? { key: this.keys[0], id: this.ids[0] } : null;
   }
 
   /** The smallest live key, or +Infinity when empty (no allocation). */
   peekKey(): number {
     this.prune();
-    return this.keys.length > 0 ? this.keys[0] : Infinity;
+    return this.size > 0 ? this.keys[0] : Infinity;
   }
 
   /** The id of the smallest live entry (call after peekKey found one). */
@@ -46,7 +53,7 @@ export class LazyMinHeap {
 
   private prune(): void {
     if (this.dead.size === 0) return;
-    while (this.keys.length > 0 && this.dead.has(this.ids[0])) {
+    while (this.size > 0 && this.dead.has(this.ids[0])) {
       this.dead.delete(this.ids[0]);
       this.pop();
     }
@@ -54,8 +61,8 @@ export class LazyMinHeap {
 
   private pop(): void {
     const keys = this.keys, ids = this.ids;
-    const lastK = keys.pop()!, lastI = ids.pop()!;
-    const n = keys.length;
+    const n = --this.size;
+    const lastK = keys[n], lastI = ids[n];
     if (n === 0) return;
     let i = 0;
     for (;;) {
@@ -68,6 +75,11 @@ export class LazyMinHeap {
       i = c;
     }
     keys[i] = lastK; ids[i] = lastI;
+  }
+
+  private growTo(cap: number): void {
+    const keys = new Float64Array(cap); keys.set(this.keys); this.keys = keys;
+    const ids = new Int32Array(cap); ids.set(this.ids); this.ids = ids;
   }
 }
 
