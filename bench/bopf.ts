@@ -1,22 +1,33 @@
 // The BoPF decision of the paper's overhead experiment (papers/bopf-full.txt §5.2.4: 10,000
 // LQs with 500 ON/OFF cycles each and 10,000 TQs; admission "approximately 1 ms" on a 2.4 GHz
 // Xeon E3, allocation "less than 1 ms"). Inputs and the decision come from
-// src/bopf/bench-scenario.ts (periodic burst specs, K = 6): a fresh admission control admits
-// every queue, then one allocateInstant round over all 20,000 with every guaranteed LQ inside
-// a burst. The floor is one pass over what the queues report: kind, and for each LQ its burst
-// spec (start, period, window, count, K volumes) — the least any admission must read.
+// src/bopf/bench-scenario.ts (periodic burst specs, K = 6, kept as columns): an empty
+// admission control admits every queue with admitBatch, then one allocation round over all
+// 20,000 with every guaranteed LQ inside a burst. The default cluster (capacity 1e6 per
+// resource) is uncontended, as a cluster that is not full; the contended case (3e5) has soft
+// LQs (SRPT) and binding DRF rounds. The floor is one pass over what the queues report, in
+// the form the decision reads it: kind, and for each LQ its burst spec (start, period,
+// window, count, K volumes) — the least any admission must read. The object-API cases
+// (20,000 admit() calls; allocateInstant over InstantQueue objects) are kept for comparison.
 import { loadEngineSync, type Engine } from "../src/index.js";
 import type { BackendKind } from "../src/kernels/backend.js";
 import { BopfAdmissionControl, type BopfClass } from "../src/bopf/admission.js";
 import { allocateInstant, type InstantQueue } from "../src/bopf/allocate.js";
 import type { PeriodicBursts } from "../src/bopf/bursts.js";
+import { emptyBatchOutcome } from "../src/bopf/admission-batch.js";
 import { buildBopfBench, runBopfBench, type BopfBenchInput, type BopfBenchResult } from "../src/bopf/bench-scenario.js";
 import type { ScenarioCase, ScenarioModule } from "./cases.js";
 
 export const BOPF_LQS = 10_000, BOPF_TQS = 10_000, BOPF_BURSTS = 500;
 
+/** Capacity per resource of the contended case: hard rates exceed it (soft LQs), DRF binds. */
+export const BOPF_CONTENDED_CAPACITY = 3e5;
+
 let cached: BopfBenchInput | null = null;
 const input = (): BopfBenchInput => (cached ??= buildBopfBench(BOPF_LQS, BOPF_TQS, BOPF_BURSTS));
+let cachedContended: BopfBenchInput | null = null;
+const contendedInput = (): BopfBenchInput =>
+  (cachedContended ??= buildBopfBench(BOPF_LQS, BOPF_TQS, BOPF_BURSTS, 1, BOPF_CONTENDED_CAPACITY));
 
 function admitAll(x: BopfBenchInput): { ac: BopfAdmissionControl; cls: BopfClass[] } {
   const ac = new BopfAdmissionControl(x.capacity);
@@ -34,7 +45,27 @@ function instantQueues(x: BopfBenchInput, ac: BopfAdmissionControl, cls: BopfCla
   });
 }
 
-/** One pass over every queue's report: its kind and, for an LQ, the periodic burst spec. */
+/**
+ * The floor: one pass over every queue's report as the decision reads it (columns): its
+ * kind and, for an LQ, the periodic burst spec.
+ */
+export function burstSpecColumnsFloor(x: BopfBenchInput): number {
+  const { n, kind, start, period, window, count, volume } = x.batch;
+  const k = x.capacity.length;
+  let s = 0;
+  for (let i = 0; i < n; i++) {
+    if (kind[i] !== 1) {
+      s += 1;
+      continue;
+    }
+    s += start[i] + period[i] + window[i] + count[i];
+    const base = i * k;
+    for (let r = 0; r < k; r++) s += volume[base + r];
+  }
+  return s;
+}
+
+/** The same pass over the reports as objects (what admit() reads), for comparison. */
 export function burstSpecFloor(x: BopfBenchInput): number {
   let s = 0;
   for (const q of x.queues) {
@@ -50,14 +81,14 @@ export function burstSpecFloor(x: BopfBenchInput): number {
   return s;
 }
 
-function decisionCase(backend: BackendKind): ScenarioCase {
+function decisionCase(backend: BackendKind, contended = false): ScenarioCase {
   let last: BopfBenchResult | null = null;
   return {
-    id: `bopf.decision.${backend}`,
-    label: `admission + one allocation round (${backend})`,
-    runs: { warmup: 1, samples: 5 },
+    id: `bopf.decision${contended ? ".contended" : ""}.${backend}`,
+    label: `admission + one allocation round (${backend}${contended ? `, contended: C = ${BOPF_CONTENDED_CAPACITY}` : ""})`,
+    runs: { warmup: 3, samples: 9 },
     prepare() {
-      const x = input();
+      const x = contended ? contendedInput() : input();
       const engine: Engine = loadEngineSync({ backend });
       return () => (last = runBopfBench(engine, x));
     },
@@ -65,9 +96,25 @@ function decisionCase(backend: BackendKind): ScenarioCase {
   };
 }
 
+const batchAdmissionCase: ScenarioCase = {
+  id: "bopf.admission.batch",
+  label: "admission alone: admitBatch over the columns (TS)",
+  runs: { warmup: 3, samples: 9 },
+  prepare() {
+    const x = input();
+    const ac = new BopfAdmissionControl(x.capacity);
+    const out = emptyBatchOutcome(x.batch.n);
+    return () => {
+      ac.reset();
+      ac.admitBatch(x.batch, out);
+      return out;
+    };
+  },
+};
+
 const admissionCase: ScenarioCase = {
   id: "bopf.admission",
-  label: "admission alone: 20,000 admit() calls (TS)",
+  label: "admission alone: 20,000 admit() calls, object API (TS)",
   runs: { warmup: 1, samples: 7 },
   prepare() {
     const x = input();
@@ -77,7 +124,7 @@ const admissionCase: ScenarioCase = {
 
 const allocationCase: ScenarioCase = {
   id: "bopf.allocate.wasm",
-  label: "one allocateInstant round alone (wasm)",
+  label: "one allocateInstant round alone, InstantQueue objects (wasm)",
   runs: { warmup: 1, samples: 5 },
   prepare() {
     const x = input();
@@ -90,7 +137,17 @@ const allocationCase: ScenarioCase = {
 
 const floorCase: ScenarioCase = {
   id: "bopf.floor",
-  label: "floor: one pass over the 20,000 queues' burst specs (TS)",
+  label: "floor: one pass over the 20,000 queues' burst specs, columns (TS)",
+  runs: { warmup: 20, samples: 31 },
+  prepare() {
+    const x = input();
+    return () => burstSpecColumnsFloor(x);
+  },
+};
+
+const objectFloorCase: ScenarioCase = {
+  id: "bopf.floor.objects",
+  label: "the same pass over the reports as objects (TS)",
   runs: { warmup: 20, samples: 31 },
   prepare() {
     const x = input();
@@ -101,11 +158,17 @@ const floorCase: ScenarioCase = {
 export const bopfModule: ScenarioModule = {
   name: "BoPF overhead experiment",
   description: `${BOPF_LQS} LQs (${BOPF_BURSTS} periodic bursts each) + ${BOPF_TQS} TQs, K = 6 (src/bopf/bench-scenario.ts)`,
-  cases: [decisionCase("wasm"), decisionCase("js"), admissionCase, allocationCase, floorCase],
+  cases: [
+    decisionCase("wasm"), decisionCase("js"), decisionCase("wasm", true), decisionCase("js", true),
+    batchAdmissionCase, admissionCase, allocationCase, floorCase, objectFloorCase,
+  ],
   ratios: [
     { label: "decision (WASM) / floor", numerator: "bopf.decision.wasm", denominator: "bopf.floor", target: { op: "<=", value: 10 } },
     { label: "decision (JS) / floor", numerator: "bopf.decision.js", denominator: "bopf.floor" },
-    { label: "admission / floor", numerator: "bopf.admission", denominator: "bopf.floor" },
-    { label: "allocation round (WASM) / floor", numerator: "bopf.allocate.wasm", denominator: "bopf.floor" },
+    { label: "contended decision (WASM) / floor", numerator: "bopf.decision.contended.wasm", denominator: "bopf.floor" },
+    { label: "contended decision (JS) / floor", numerator: "bopf.decision.contended.js", denominator: "bopf.floor" },
+    { label: "admitBatch / floor", numerator: "bopf.admission.batch", denominator: "bopf.floor" },
+    { label: "admit() x 20,000 / floor", numerator: "bopf.admission", denominator: "bopf.floor" },
+    { label: "allocateInstant, objects (WASM) / floor", numerator: "bopf.allocate.wasm", denominator: "bopf.floor" },
   ],
 };

@@ -373,15 +373,9 @@ export class BopfAdmissionControl {
       let bind = -1;
       if (isLQ && count[i] > 0) {
         const w = window[i], p = period[i];
-        for (let r = 0; r < k; r++) {
-          const v = volume[src + r];
-          rate[base + r] = v / w;
-          const m = toleratedCount(v, cap[r] * p);
-          if (m < tolerance) {
-            tolerance = m;
-            bind = r;
-          }
-        }
+        for (let r = 0; r < k; r++) rate[base + r] = volume[src + r] / w;
+        tolerance = this.batchTolerance(volume, src, p);
+        bind = this.batchBind;
       } else {
         for (let r = 0; r < k; r++) rate[base + r] = 0;
       }
@@ -406,6 +400,54 @@ export class BopfAdmissionControl {
         this.pCount[id] = -1; // a TQ: no series
       }
     }
+  }
+
+  /** The binding resource of the last batchTolerance call (-1: none). */
+  private batchBind = -1;
+
+  /**
+   * min over r of toleratedCount(v[r], C[r] * period) and the first r attaining it (left in
+   * batchBind): periodicSummary's loop, with the same result bit for bit, but the exact
+   * count (three dependent divisions) only for the resources that can attain the minimum.
+   * A candidate r* (smallest C * period / v, by cross-multiplication) gives m* exactly; a
+   * resource with fl(v * (m* + 1)) <= fl(C * period * (1 - 2^-51)) has v <= fl(C * period /
+   * (m* + 1)) (the rounding of both products is within the 2^-51 slack), so it tolerates at
+   * least m* + 1 and cannot bind; the rest are counted exactly, in order. Worked example:
+   * C = <100, 200>, period 150, v = <3000, 3000>: r* = 0, m* = 5; resource 1: 3000 * 6 =
+   * 18000 <= 30000 * (1 - 2^-51), skipped; tolerance 5, binding resource 0 (as the full
+   * loop). Edge values: v = 0 never binds (+Infinity); m* >= 2^50 or values outside the
+   * normal range fall back to the full loop.
+   */
+  private batchTolerance(volume: Float64Array, src: number, period: number): number {
+    const k = this.k, cap = this.capacity;
+    let best = -1, bv = 0, bf = 0;
+    for (let r = 0; r < k; r++) {
+      const v = volume[src + r];
+      if (!(v > 0)) continue;
+      const f = cap[r] * period;
+      if (best < 0 || f * bv < bf * v) {
+        best = r; bv = v; bf = f;
+      }
+    }
+    let tolerance = Infinity, bind = -1;
+    if (best >= 0) {
+      const mStar = toleratedCount(bv, bf);
+      const filter = mStar < 2 ** 50;
+      const next = mStar + 1;
+      for (let r = 0; r < k; r++) {
+        const v = volume[src + r];
+        if (!(v > 0)) continue; // tolerates any count: never below the minimum
+        const f = cap[r] * period;
+        if (filter && r !== best && v >= NORMAL && f >= NORMAL && v * next <= f * SLACK) continue;
+        const m = r === best ? mStar : toleratedCount(v, f);
+        if (m < tolerance) {
+          tolerance = m;
+          bind = r;
+        }
+      }
+    }
+    this.batchBind = bind;
+    return tolerance;
   }
 
   /** Doubles the rows, or makes room for `atLeast` rows at once (one copy for a whole batch). */
@@ -485,6 +527,9 @@ export class BopfAdmissionControl {
     }
   }
 }
+
+/** batchTolerance's bounds: products of normal numbers round within 2^-53 relative. */
+const NORMAL = 2 ** -1000, SLACK = 1 - 2 ** -51;
 
 const REASONS: readonly BopfReason[] = ["safety", "all-held", "fairness", "resource", "all-held"];
 /** The same reasons as codes of BATCH_REASONS (safety, fairness, resource, all-held), by D_*. */
