@@ -37,8 +37,6 @@ const CALLS: { readonly [K in KernelName]: (v: KernelViews[K], s: Scratches, a: 
     crvReorderKernel(q, t, v.offsets, v.score, v.runtime, v.slack, v.mode, thr, v.order, v.slackOut, s.crv),
 };
 
-const EMPTY = new ArrayBuffer(0);
-
 /** A kernel's regions as plain typed arrays: they never move, so views() is always the same object. */
 class JsBlock<K extends KernelName> implements KernelBlock<K> {
   private live = true;
@@ -53,9 +51,6 @@ class JsBlock<K extends KernelName> implements KernelBlock<K> {
 
   views(): KernelViews[K] {
     return this.v;
-  }
-  currentBuffer(): ArrayBufferLike {
-    return EMPTY;
   }
   valid(): boolean {
     return this.live && (!this.transient || this.owner.isStaged(this));

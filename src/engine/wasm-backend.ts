@@ -78,10 +78,6 @@ class WasmBlock<K extends KernelName> implements KernelBlock<K> {
     return this.cached;
   }
 
-  currentBuffer(): ArrayBufferLike {
-    return this.owner.memory.buffer;
-  }
-
   valid(): boolean {
     return this.live && (!this.transient || this.owner.arena.top === this.at);
   }

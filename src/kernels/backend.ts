@@ -75,8 +75,6 @@ export interface KernelBlock<K extends KernelName = KernelName> {
    * memory's buffer changed; otherwise the same objects are returned (no allocation).
    */
   views(): KernelViews[K];
-  /** The buffer the views of `views()` live in now (WASM: the memory's; JS: a constant). */
-  currentBuffer(): ArrayBufferLike;
   /** False once released, or (a transient block) once the backend staged something else over it. */
   valid(): boolean;
   /** Runs the kernel in place; returns a Status code (errorIndex() tells where when not OK). */
