@@ -36,12 +36,20 @@ function checkDim(field: string, v: unknown, min: number): number {
   return v;
 }
 
+/** Shape checks of load(), before anything is written. */
+function checkLength(field: string, v: unknown, len: number, dim: string): void {
+  const got = vectorLength(field, v);
+  if (got !== len) throw new InputError(field, `has length ${got}, expected ${dim}=${len} (the prepared size)`);
+}
+
 /** What every prepared problem shares: the block, the detached-view guard, results and disposal. */
 export abstract class PreparedProblem<K extends KernelName> {
   private block: KernelBlock<K> | null;
   /** Input views handed out by the getters, to catch writes lost to memory growth. */
   private readonly given: Record<string, ArrayBufferView> = {};
   private solved = false;
+  /** A load() failed part way: the inputs mix old and new values until a load() succeeds. */
+  protected partlyLoaded = false;
   private resultViews: KernelViews[K] | null = null;
   private resultCache: ResultArrays<K> | null = null;
 
@@ -84,6 +92,7 @@ export abstract class PreparedProblem<K extends KernelName> {
 
   protected solveWith(u: number, v: number, error: (code: number, index: number, views: KernelViews[K]) => Error): ResultArrays<K> {
     const block = this.live();
+    if (this.partlyLoaded) throw new InputError("input", "the last load() failed part way, so the inputs mix old and new values; load() again before solve()");
     const views = block.views() as unknown as Record<string, ArrayBufferView>;
     for (const name in this.given) {
       if (this.given[name] !== views[name]) {
@@ -175,24 +184,29 @@ export class PreparedDrf extends PreparedProblem<"drf"> {
 
   /**
    * Copies a whole engine.drf input in (shapes must match the prepared N and K; omitted
-   * weights/offsets become 1/0). For callers whose data is not already in the views.
+   * weights/offsets become 1/0). For callers whose data is not already in the views. If it
+   * throws part way (a bad row or element), solve() refuses until a load() succeeds.
    */
   load(input: DrfInput): this {
     if (input === null || typeof input !== "object") throw new InputError("input", `expected an object, got ${describeValue(input)}`);
     const { capacity, demands, weights, offsets } = input;
     const { n, k } = this;
-    vectorLength("capacity", capacity);
+    checkLength("capacity", capacity, k, "K");
     const rows = matrixRows("demands", demands, k);
     if (rows !== n) throw new InputError("demands", `has ${rows} rows, expected N=${n} (the prepared size)`);
     if (weights !== undefined && !this.hasWeights) throw new InputError("weights", "this problem was prepared without weights: use prepareDrf(n, k, { weights: true })");
     if (offsets !== undefined && !this.hasOffsets) throw new InputError("offsets", "this problem was prepared without offsets: use prepareDrf(n, k, { offsets: true })");
+    if (weights !== undefined) checkLength("weights", weights, n, "N");
+    if (offsets !== undefined) checkLength("offsets", offsets, n, "N");
     const s = this.views();
+    this.partlyLoaded = true; // until every input is written (an element type error stops part way)
     writeVector("capacity", capacity, s.capacity, k);
     writeMatrix("demands", demands, s.demands, n, k);
     if (weights !== undefined) writeVector("weights", weights, s.weights, n);
     else s.weights.fill(1);
     if (offsets !== undefined) writeVector("offsets", offsets, s.offsets, n);
     else s.offsets.fill(0);
+    this.partlyLoaded = false;
     return this;
   }
 
@@ -245,18 +259,20 @@ export class PreparedSrpt extends PreparedProblem<"srpt"> {
   load(input: SrptInput): this {
     if (input === null || typeof input !== "object") throw new InputError("input", `expected an object, got ${describeValue(input)}`);
     const { n, k } = this;
-    vectorLength("capacity", input.capacity);
-    vectorLength("available", input.available);
+    checkLength("capacity", input.capacity, k, "K");
+    checkLength("available", input.available, k, "K");
     for (const f of ["demands", "rates", "remaining"] as const) {
       const rows = matrixRows(f, input[f], k);
       if (rows !== n) throw new InputError(f, `has ${rows} rows, expected N=${n} (the prepared size)`);
     }
     const s = this.views();
+    this.partlyLoaded = true;
     writeVector("capacity", input.capacity, s.capacity, k);
     writeVector("available", input.available, s.available, k);
     writeMatrix("demands", input.demands, s.demands, n, k);
     writeMatrix("rates", input.rates, s.rates, n, k);
     writeMatrix("remaining", input.remaining, s.remaining, n, k);
+    this.partlyLoaded = false;
     return this;
   }
 
