@@ -163,6 +163,29 @@ for (const [name, make] of backends) {
       expect(caught(() => engine.prepareSrpt(2, 2).load(s)).message).toMatch(/^demands: has 3 rows, expected N=2 \(the prepared size\)/);
     });
 
+    it("LTRF: prepared equals engine.ltrf, round after round with usage carried over", () => {
+      const engine = make();
+      for (const [weighted, blocking] of [[false, false], [true, true]] as const) {
+        const base = { free: [6, 4], tasks: [[1, 2], [2, 1], [1, 1]], pending: [3, 2, 4], increments: [0.5, 1, 0.25], blocking };
+        const weights = weighted ? { weights: [1, 2, 0.5] } : {};
+        const p = engine.prepareLtrf(3, 2, { weights: weighted, blocking });
+        let usage = [0, 0, 0];
+        for (let round = 0; round < 3; round++) {
+          const input = { ...base, ...weights, usage };
+          const expected = engine.ltrf(input);
+          if (round === 0) p.load(input);
+          const r = p.solve();
+          expectSame(r, expected, ["count", "usage", "free"]);
+          usage = Array.from(expected.usage);
+          p.usage.set(r.usage); // carry the usage over in place
+        }
+        expect(caught(() => p.load({ ...base, blocking: !blocking })).message).toMatch(/^blocking: is (true|false), but the problem was prepared with blocking/);
+      }
+      expect(caught(() => engine.prepareLtrf(2, 2).weights).message).toMatch(/^weights: this problem was prepared without weights/);
+      const bad = engine.prepareLtrf(1, 1).load({ free: [1], tasks: [[1]], pending: [1.5] });
+      expect(caught(() => bad.solve()).message).toMatch(/^pending\[0\]: must be a whole number/);
+    });
+
     it("other calls on the engine never overwrite a prepared problem", () => {
       const engine = make();
       const p = engine.prepareDrf(2, 2).load(good);

@@ -3,7 +3,7 @@ import { Status } from "../kernels/status.js";
 import { InputError, describeValue } from "./errors.js";
 import { drfError, srptError } from "./kernel-errors.js";
 import { matrixRows, vectorLength, writeMatrix, writeVector, type Matrix, type Vector } from "./marshal.js";
-import { PreparedDrf, PreparedSrpt, type PrepareDrfOptions } from "./prepared.js";
+import { PreparedDrf, PreparedLtrf, PreparedSrpt, type PrepareDrfOptions, type PrepareLtrfOptions } from "./prepared.js";
 import { copyResults, type CallOptions } from "./results.js";
 import { runLtrf, type LtrfInput, type LtrfResult } from "../ltrf/kernel-call.js";
 import { runCrvReorder, type CrvReorderInput, type CrvReorderResult } from "../phoenix/crv-call.js";
@@ -105,6 +105,11 @@ export class Engine {
   /** LTRF task-level selection (SPEC §5, the paper's Algorithm 1; algorithm in assembly/ltrf.ts): how many tasks each queue starts now. */
   ltrf(input: LtrfInput, options?: CallOptions<LtrfResult>): LtrfResult {
     return runLtrf(this.kernels, input, options?.into);
+  }
+
+  /** An LTRF selection problem of n queues and k resources prepared in the engine's memory. See PreparedLtrf. */
+  prepareLtrf(n: number, k: number, options?: PrepareLtrfOptions): PreparedLtrf {
+    return new PreparedLtrf(this.kernels, n, k, options);
   }
 
   /**

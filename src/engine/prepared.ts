@@ -27,6 +27,7 @@ import { InputError, describeValue } from "./errors.js";
 import { drfError, srptError } from "./kernel-errors.js";
 import { matrixRows, vectorLength, writeMatrix, writeVector } from "./marshal.js";
 import { RESULT_FIELDS, copyResults, type Into, type ResultArrays } from "./results.js";
+import { ltrfError, type LtrfInput, type LtrfResult } from "../ltrf/kernel-call.js";
 
 /** A problem dimension: a whole number within the kernels' i32 range. */
 function checkDim(field: string, v: unknown, min: number): number {
@@ -283,6 +284,102 @@ export class PreparedSrpt extends PreparedProblem<"srpt"> {
     return super.results;
   }
   override copyResults(into?: Into<SrptResult>): SrptResult {
+    return super.copyResults(into);
+  }
+}
+
+export interface PrepareLtrfOptions {
+  /** The problem has per-queue weights (p.weights, initially 1). Default false: all weights 1. */
+  weights?: boolean;
+  /** Stop at the first smallest-usage queue whose task does not fit (engine.ltrf's `blocking`). Default false. */
+  blocking?: boolean;
+}
+
+/**
+ * An LTRF selection problem prepared in the engine's memory (engine.prepareLtrf): inputs
+ * `free` (K), `tasks` (N*K), `pending`, `usage` (initially 0), `increments` (initially 1) and,
+ * when prepared with them, `weights` (N); solve() gives `count`, `usage` and `free` views
+ * (results are separate from the inputs: copy `results.usage` into `usage` to carry it over).
+ * Same lifetime rules as PreparedDrf.
+ */
+export class PreparedLtrf extends PreparedProblem<"ltrf"> {
+  readonly n: number;
+  readonly k: number;
+  readonly hasWeights: boolean;
+  readonly blocking: boolean;
+
+  constructor(kernels: KernelBackend, n: number, k: number, options: PrepareLtrfOptions = {}) {
+    if (options === null || typeof options !== "object") throw new InputError("options", `expected an object, got ${describeValue(options)}`);
+    checkDim("n", n, 0);
+    checkDim("k", k, 1);
+    super(kernels, "ltrf", n, k);
+    this.n = n;
+    this.k = k;
+    this.hasWeights = options.weights === true;
+    this.blocking = options.blocking === true;
+    const s = this.views();
+    s.weights.fill(1);
+    s.increments.fill(1);
+  }
+
+  get free(): Float64Array {
+    return this.input("free");
+  }
+  get tasks(): Float64Array {
+    return this.input("tasks");
+  }
+  get pending(): Float64Array {
+    return this.input("pending");
+  }
+  get usage(): Float64Array {
+    return this.input("usage");
+  }
+  get increments(): Float64Array {
+    return this.input("increments");
+  }
+  get weights(): Float64Array {
+    if (!this.hasWeights) throw new InputError("weights", "this problem was prepared without weights: use prepareLtrf(n, k, { weights: true })");
+    return this.input("weights");
+  }
+
+  /** Copies a whole engine.ltrf input in (shapes must match; omitted usage/increments/weights become 0/1/1; `blocking` must match the prepared option). */
+  load(input: LtrfInput): this {
+    if (input === null || typeof input !== "object") throw new InputError("input", `expected an object, got ${describeValue(input)}`);
+    const { n, k } = this;
+    const { free, tasks, pending, usage, weights, increments, blocking } = input;
+    checkLength("free", free, k, "K");
+    const rows = matrixRows("tasks", tasks, k);
+    if (rows !== n) throw new InputError("tasks", `has ${rows} rows, expected N=${n} (the prepared size)`);
+    checkLength("pending", pending, n, "N");
+    if (usage !== undefined) checkLength("usage", usage, n, "N");
+    if (increments !== undefined) checkLength("increments", increments, n, "N");
+    if (weights !== undefined) {
+      if (!this.hasWeights) throw new InputError("weights", "this problem was prepared without weights: use prepareLtrf(n, k, { weights: true })");
+      checkLength("weights", weights, n, "N");
+    }
+    if (blocking !== undefined && blocking !== this.blocking) throw new InputError("blocking", `is ${String(blocking)}, but the problem was prepared with blocking: ${this.blocking}`);
+    const s = this.views();
+    this.partlyLoaded = true;
+    writeVector("free", free, s.free, k);
+    writeMatrix("tasks", tasks, s.tasks, n, k);
+    writeVector("pending", pending, s.pending, n);
+    if (usage !== undefined) writeVector("usage", usage, s.usage, n);
+    else s.usage.fill(0);
+    if (weights !== undefined) writeVector("weights", weights, s.weights, n);
+    else s.weights.fill(1);
+    if (increments !== undefined) writeVector("increments", increments, s.increments, n);
+    else s.increments.fill(1);
+    this.partlyLoaded = false;
+    return this;
+  }
+
+  solve(): LtrfResult {
+    return this.solveWith(this.hasWeights ? 1 : 0, this.blocking ? 1 : 0, (code, i, s) => ltrfError({ code: code as Status, index: i }, this.k, s));
+  }
+  override get results(): LtrfResult {
+    return super.results;
+  }
+  override copyResults(into?: Into<LtrfResult>): LtrfResult {
     return super.copyResults(into);
   }
 }
