@@ -40,6 +40,7 @@ const CALLS: { readonly [K in KernelName]: (v: KernelViews[K], s: Scratches, a: 
 /** A kernel's regions as plain typed arrays: they never move, so views() is always the same object. */
 class JsBlock<K extends KernelName> implements KernelBlock<K> {
   private live = true;
+  private readonly call: (v: KernelViews[K], s: Scratches, a: number, b: number, u: number, w: number) => number;
   constructor(
     private readonly owner: JsBackend,
     readonly kernel: K,
@@ -47,7 +48,9 @@ class JsBlock<K extends KernelName> implements KernelBlock<K> {
     readonly b: number,
     private readonly v: KernelViews[K],
     readonly transient: boolean,
-  ) {}
+  ) {
+    this.call = CALLS[kernel] as (v: KernelViews[K], s: Scratches, a: number, b: number, u: number, w: number) => number;
+  }
 
   views(): KernelViews[K] {
     return this.v;
@@ -57,7 +60,7 @@ class JsBlock<K extends KernelName> implements KernelBlock<K> {
   }
   run(u: number, w: number): number {
     if (!this.valid()) throw new Error(`${this.kernel}: running a released block`);
-    return CALLS[this.kernel](this.v, this.owner.scratch, this.a, this.b, u, w);
+    return this.call(this.v, this.owner.scratch, this.a, this.b, u, w);
   }
   errorIndex(): number {
     return this.owner.scratch[this.kernel].errIndex;
@@ -80,8 +83,8 @@ export class JsBackend extends BlockBackend {
     return (this.transient[kernel] as JsBlock<K> | undefined) ?? null;
   }
 
-  isStaged(block: JsBlock<KernelName>): boolean {
-    return this.transient[block.kernel] === block;
+  isStaged(block: KernelBlock): boolean {
+    return (this.transient[block.kernel] as KernelBlock | undefined) === block;
   }
 
   stage<K extends KernelName>(kernel: K, a: number, b: number): KernelBlock<K> {
@@ -90,7 +93,7 @@ export class JsBackend extends BlockBackend {
     // drop the old arrays first so a big problem after a big problem does not need both
     delete this.transient[kernel];
     const block = this.make(kernel, a, b, true);
-    (this.transient as Record<string, JsBlock<KernelName>>)[kernel] = block;
+    (this.transient as Record<string, unknown>)[kernel] = block;
     return block;
   }
 

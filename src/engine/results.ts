@@ -37,23 +37,32 @@ export interface CallOptions<R> {
 }
 
 /**
+ * Fresh copies per kernel, written out so each property access is monomorphic: this runs on
+ * every call, and a generic loop over RESULT_FIELDS costs ~0.3 µs more per small call.
+ */
+const FRESH: { readonly [K in KernelName]: (v: KernelViews[K]) => ResultArrays<K> } = {
+  drf: (v) => ({ fraction: v.lambda.slice(), allocation: v.allocation.slice(), dominantShare: v.dominantShare.slice() }),
+  srpt: (v) => ({ fraction: v.lambda.slice(), allocation: v.allocation.slice() }),
+  ltrf: (v) => ({ count: v.count.slice(), usage: v.usageOut.slice(), free: v.freeOut.slice() }),
+  crv: (v) => ({ order: v.order.slice(), slack: v.slackOut.slice() }),
+};
+
+/**
  * The result of kernel K: `into`'s arrays (filled) where given, fresh copies elsewhere.
  * Returns `into` itself when it holds every field (no allocation at all).
  */
 export function copyResults<K extends KernelName>(kernel: K, views: KernelViews[K], into: unknown): ResultArrays<K> {
+  if (into === undefined) return (FRESH[kernel] as (v: KernelViews[K]) => ResultArrays<K>)(views);
   const fields = RESULT_FIELDS[kernel] as unknown as Record<string, readonly [string, string]>;
-  const out = views as unknown as Record<string, ArrayBufferView & { slice(): ArrayBufferView; length: number }>;
-  if (into === undefined) {
-    const r: Record<string, ArrayBufferView> = {};
-    for (const f in fields) r[f] = out[fields[f][0]].slice();
-    return r as ResultArrays<K>;
-  }
+  const out = views as unknown as Record<string, ArrayBufferView & { slice(): ArrayBufferView }>;
   const given = checkInto(kernel, views, into);
+  let missing = 0;
   for (const f in fields) {
     const dst = given[f] as (ArrayBufferView & { set(a: ArrayLike<number>): void }) | undefined;
     if (dst !== undefined) dst.set(out[fields[f][0]] as unknown as ArrayLike<number>);
+    else missing++;
   }
-  if (countFields(given) === countFields(fields)) return given as ResultArrays<K>;
+  if (missing === 0) return given as ResultArrays<K>;
   const r: Record<string, ArrayBufferView> = {};
   for (const f in fields) r[f] = (given[f] as ArrayBufferView | undefined) ?? out[fields[f][0]].slice();
   return r as ResultArrays<K>;
@@ -78,10 +87,4 @@ export function checkInto<K extends KernelName>(kernel: K, views: KernelViews[K]
     if (len !== src.length) throw new InputError(`into.${f}`, `has length ${len}, expected ${spec[1]}=${src.length}`);
   }
   return given;
-}
-
-function countFields(o: object): number {
-  let c = 0;
-  for (const f in o) if ((o as Record<string, unknown>)[f] !== undefined) c++;
-  return c;
 }

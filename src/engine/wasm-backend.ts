@@ -47,6 +47,7 @@ const SCRATCH: { readonly [K in KernelName]: (x: FairschedExports, a: number, b:
 
 /** A kernel's regions at a fixed address of linear memory; views follow memory growth. */
 class WasmBlock<K extends KernelName> implements KernelBlock<K> {
+  private readonly call: (x: FairschedExports, p: Ptrs, a: number, b: number, u: number, v: number) => number;
   private viewsBuffer: ArrayBuffer | null = null;
   private cached: KernelViews[K] | null = null;
   private live = true;
@@ -62,19 +63,22 @@ class WasmBlock<K extends KernelName> implements KernelBlock<K> {
     private readonly ptrs: Ptrs,
     /** Transient blocks live at the arena's top; prepared ones own their memory. */
     readonly transient: boolean,
-  ) {}
+  ) {
+    this.call = CALLS[kernel];
+  }
 
   views(): KernelViews[K] {
+    // memory.grow detaches the old buffer (byteLength 0): a cheap test on every call, where
+    // reading memory.buffer (a host getter) would cost more than the rest of a small call
+    if (this.cached !== null && this.viewsBuffer !== null && this.viewsBuffer.byteLength !== 0) return this.cached;
     const buffer = this.owner.memory.buffer;
-    if (buffer !== this.viewsBuffer || this.cached === null) {
-      const views: Record<string, ArrayBufferView> = {};
-      for (const name in this.regions) {
-        const [ctor, len] = this.regions[name];
-        views[name] = new ctor(buffer, this.ptrs[name], len);
-      }
-      this.cached = views as unknown as KernelViews[K];
-      this.viewsBuffer = buffer;
+    const views: Record<string, ArrayBufferView> = {};
+    for (const name in this.regions) {
+      const [ctor, len] = this.regions[name];
+      views[name] = new ctor(buffer, this.ptrs[name], len);
     }
+    this.cached = views as unknown as KernelViews[K];
+    this.viewsBuffer = buffer;
     return this.cached;
   }
 
@@ -84,7 +88,7 @@ class WasmBlock<K extends KernelName> implements KernelBlock<K> {
 
   run(u: number, v: number): number {
     if (!this.valid()) throw new Error(`${this.kernel}: running a released or moved block`);
-    return CALLS[this.kernel](this.owner.x, this.ptrs, this.a, this.b, u, v);
+    return this.call(this.owner.x, this.ptrs, this.a, this.b, u, v);
   }
 
   errorIndex(): number {
