@@ -54,17 +54,51 @@ function floorCase(backend: BackendKind): BenchCase {
   };
 }
 
-function endToEndCase(backend: BackendKind, input: "rows" | "typed"): BenchCase {
+/**
+ * The public call end to end, under each result contract: fresh caller-owned arrays (the
+ * default), results copied into caller arrays (`into`, no allocation), and a prepared
+ * problem (inputs and results are views of the engine's memory).
+ */
+function endToEndCase(backend: BackendKind, input: "rows" | "typed", contract: "fresh" | "into" = "fresh"): BenchCase {
+  const from = input === "rows" ? "number[][]" : "Float64Array";
   return {
-    id: `drf.call.${input}.${backend}`,
-    label: `engine.drf() from ${input === "rows" ? "number[][]" : "Float64Array"} (${backend})`,
+    id: contract === "fresh" ? `drf.call.${input}.${backend}` : `drf.call.${input}.${contract}.${backend}`,
+    label: contract === "fresh" ? `engine.drf() from ${from} (${backend})` : `engine.drf() from ${from}, into caller arrays (${backend})`,
     prepare(size) {
       const x = instance(size);
       const engine = loadEngineSync({ backend });
       const args = input === "rows"
         ? { capacity: Array.from(x.capacity), demands: demandRows(x), weights: Array.from(x.weights) }
         : { capacity: x.capacity, demands: x.demands, weights: x.weights };
-      return () => engine.drf(args);
+      if (contract === "fresh") return () => engine.drf(args);
+      const into = { fraction: new Float64Array(x.n), allocation: new Float64Array(x.n * x.k), dominantShare: new Float64Array(x.n) };
+      const options = { into };
+      return () => engine.drf(args, options);
+    },
+  };
+}
+
+/**
+ * A prepared problem: "solve" is the zero-copy hot loop (the caller keeps its demands in the
+ * views and reads results in place); "load" adds copying a typed input in (p.load) and the
+ * results out (p.copyResults(into)), i.e. the into contract without shape checks per call.
+ */
+function preparedCase(backend: BackendKind, mode: "solve" | "load"): BenchCase {
+  return {
+    id: `drf.call.prepared.${mode}.${backend}`,
+    label: mode === "solve" ? `prepared DRF: solve() in place (${backend})` : `prepared DRF: load + solve + copyResults (${backend})`,
+    prepare(size) {
+      const x = instance(size);
+      const engine = loadEngineSync({ backend });
+      const p = engine.prepareDrf(x.n, x.k, { weights: true });
+      const input = { capacity: x.capacity, demands: x.demands, weights: x.weights };
+      p.load(input);
+      if (mode === "solve") return () => p.solve();
+      const into = { fraction: new Float64Array(x.n), allocation: new Float64Array(x.n * x.k), dominantShare: new Float64Array(x.n) };
+      return () => {
+        p.load(input).solve();
+        return p.copyResults(into);
+      };
     },
   };
 }
@@ -98,7 +132,10 @@ export const drfModule: BenchModule = {
     floorCase("wasm"), floorCase("js"),
     yarnCase, mesosCase,
     endToEndCase("wasm", "typed"), endToEndCase("wasm", "rows"),
+    endToEndCase("wasm", "typed", "into"), endToEndCase("wasm", "rows", "into"),
+    preparedCase("wasm", "load"), preparedCase("wasm", "solve"),
     endToEndCase("js", "typed"), endToEndCase("js", "rows"),
+    endToEndCase("js", "typed", "into"), preparedCase("js", "solve"),
   ],
   ratios: [
     { label: "DRF kernel: WASM / JS", numerator: "drf.kernel.wasm", denominator: "drf.kernel.js", target: { op: "<=", value: 0.5 } },
@@ -109,7 +146,13 @@ export const drfModule: BenchModule = {
     { label: "DRF kernel (WASM) / Mesos discrete DRF", numerator: "drf.kernel.wasm", denominator: "baseline.mesos" },
     { label: "DRF kernel (JS) / YARN bisection", numerator: "drf.kernel.js", denominator: "baseline.yarn" },
     { label: "engine.drf(typed) / kernel (WASM)", numerator: "drf.call.typed.wasm", denominator: "drf.kernel.wasm", target: { op: "<=", value: 1.25 } },
+    { label: "engine.drf(typed, { into }) / kernel (WASM)", numerator: "drf.call.typed.into.wasm", denominator: "drf.kernel.wasm", target: { op: "<=", value: 1.25 } },
+    { label: "prepared load+solve+copyResults / kernel (WASM)", numerator: "drf.call.prepared.load.wasm", denominator: "drf.kernel.wasm", target: { op: "<=", value: 1.25 } },
+    { label: "prepared solve() / kernel (WASM)", numerator: "drf.call.prepared.solve.wasm", denominator: "drf.kernel.wasm", target: { op: "<=", value: 1.25 } },
     { label: "engine.drf(number[][]) / kernel (WASM)", numerator: "drf.call.rows.wasm", denominator: "drf.kernel.wasm" },
+    { label: "engine.drf(number[][], { into }) / kernel (WASM)", numerator: "drf.call.rows.into.wasm", denominator: "drf.kernel.wasm" },
     { label: "engine.drf(typed) / kernel (JS)", numerator: "drf.call.typed.js", denominator: "drf.kernel.js" },
+    { label: "engine.drf(typed, { into }) / kernel (JS)", numerator: "drf.call.typed.into.js", denominator: "drf.kernel.js" },
+    { label: "prepared solve() / kernel (JS)", numerator: "drf.call.prepared.solve.js", denominator: "drf.kernel.js" },
   ],
 };

@@ -1,7 +1,10 @@
-import type { BackendKind, KernelBackend, SrptStage } from "../kernels/backend.js";
-import { Status, type KernelStatus } from "../kernels/status.js";
+import type { BackendKind, KernelBackend } from "../kernels/backend.js";
+import { Status } from "../kernels/status.js";
 import { InputError, describeValue } from "./errors.js";
+import { drfError, srptError } from "./kernel-errors.js";
 import { matrixRows, vectorLength, writeMatrix, writeVector, type Matrix, type Vector } from "./marshal.js";
+import { PreparedDrf, PreparedLtrf, PreparedSrpt, type PrepareDrfOptions, type PrepareLtrfOptions } from "./prepared.js";
+import { copyResults, type CallOptions } from "./results.js";
 import { runLtrf, type LtrfInput, type LtrfResult } from "../ltrf/kernel-call.js";
 import { runCrvReorder, type CrvReorderInput, type CrvReorderResult } from "../phoenix/crv-call.js";
 
@@ -47,8 +50,14 @@ export interface SrptResult {
 
 /**
  * A loaded fairsched engine. Every method validates its input (throwing InputError for
- * misuse) and returns arrays owned by the caller. One engine is single-threaded; make one
- * per worker.
+ * misuse). One engine is single-threaded; make one per worker.
+ *
+ * Three contracts, from simplest to fastest (see bench/drf.ts for what each costs):
+ *  - `engine.drf(input)`: results are fresh arrays owned by the caller;
+ *  - `engine.drf(input, { into })`: results are copied into the caller's arrays (validated:
+ *    type and exact length), so steady-state calls allocate nothing;
+ *  - `engine.prepareDrf(n, k)`: a prepared problem whose inputs and results are views of the
+ *    engine's own memory (no copy at all); see PreparedDrf for the lifetime rules.
  */
 export class Engine {
   readonly backend: BackendKind;
@@ -60,8 +69,13 @@ export class Engine {
     this.backend = kernels.kind;
   }
 
-  /** DRF progressive filling with weights, demand caps and offsets (SPEC §2). */
-  drf(input: DrfInput): DrfResult {
+  /**
+   * DRF progressive filling with weights, demand caps and offsets (SPEC §2). With
+   * `options.into`, results are written into the given arrays (fraction and dominantShare:
+   * Float64Array(N), allocation: Float64Array(N*K)) and `into` itself is returned when it holds
+   * all three.
+   */
+  drf(input: DrfInput, options?: CallOptions<DrfResult>): DrfResult {
     if (input === null || typeof input !== "object") throw new InputError("input", `expected an object, got ${describeValue(input)}`);
     const { capacity, demands, weights, offsets } = input;
     const k = vectorLength("capacity", capacity);
@@ -69,35 +83,45 @@ export class Engine {
     const n = matrixRows("demands", demands, k);
     if (weights !== undefined) checkLength("weights", weights, n);
     if (offsets !== undefined) checkLength("offsets", offsets, n);
-    const s = this.kernels.stageDrf(n, k);
+    const block = this.kernels.stage("drf", n, k);
+    const s = block.views();
     writeVector("capacity", capacity, s.capacity, k);
     writeMatrix("demands", demands, s.demands, n, k);
     if (weights !== undefined) writeVector("weights", weights, s.weights, n);
     if (offsets !== undefined) writeVector("offsets", offsets, s.offsets, n);
-    const st = this.kernels.runDrf(n, k, weights !== undefined, offsets !== undefined);
-    if (st.code !== Status.OK) throw drfError(st, k, this.kernels.stageDrf(n, k));
-    return {
-      fraction: s.lambda.slice(),
-      allocation: s.allocation.slice(),
-      dominantShare: s.dominantShare.slice(),
-    };
+    const code = block.run(weights !== undefined ? 1 : 0, offsets !== undefined ? 1 : 0);
+    if (code !== Status.OK) throw drfError(code, block.errorIndex(), k, s);
+    return copyResults("drf", s, options?.into);
+  }
+
+  /**
+   * A DRF problem of n queues and k resources prepared in the engine's memory, for a hot
+   * loop: write inputs into its views, solve() in place, read results as views. See PreparedDrf.
+   */
+  prepareDrf(n: number, k: number, options?: PrepareDrfOptions): PreparedDrf {
+    return new PreparedDrf(this.kernels, n, k, options);
   }
 
   /** LTRF task-level selection (SPEC §5, the paper's Algorithm 1; algorithm in assembly/ltrf.ts): how many tasks each queue starts now. */
+  ltrf(input: LtrfInput, options?: CallOptions<LtrfResult>): LtrfResult {
+    return runLtrf(this.kernels, input, options?.into);
+  }
+
+  /** An LTRF selection problem of n queues and k resources prepared in the engine's memory. See PreparedLtrf. */
+  prepareLtrf(n: number, k: number, options?: PrepareLtrfOptions): PreparedLtrf {
+    return new PreparedLtrf(this.kernels, n, k, options);
+  }
+
   /**
    * Phoenix CRV/SRPT reordering of many worker queues in one kernel call (SPEC §7): returns
    * the new order, the updated slack and the number of reordered tasks.
    */
-  crvReorder(input: CrvReorderInput): CrvReorderResult {
-    return runCrvReorder(this.kernels, input);
-  }
-
-  ltrf(input: LtrfInput): LtrfResult {
-    return runLtrf(this.kernels, input);
+  crvReorder(input: CrvReorderInput, options?: CallOptions<CrvReorderResult>): CrvReorderResult {
+    return runCrvReorder(this.kernels, input, options?.into);
   }
 
   /** SRPT among BoPF soft-guarantee LQs (SPEC §4.3 step 2; algorithm in assembly/srpt.ts). */
-  srpt(input: SrptInput): SrptResult {
+  srpt(input: SrptInput, options?: CallOptions<SrptResult>): SrptResult {
     if (input === null || typeof input !== "object") throw new InputError("input", `expected an object, got ${describeValue(input)}`);
     const k = vectorLength("capacity", input.capacity);
     if (k === 0) throw new InputError("capacity", "must list at least one resource");
@@ -108,56 +132,25 @@ export class Engine {
     }
     const ka = vectorLength("available", input.available);
     if (ka !== k) throw new InputError("available", `has length ${ka}, expected K=${k} (the capacity's length)`);
-    const s = this.kernels.stageSrpt(n, k);
+    const block = this.kernels.stage("srpt", n, k);
+    const s = block.views();
     writeVector("capacity", input.capacity, s.capacity, k);
     writeVector("available", input.available, s.available, k);
     writeMatrix("demands", input.demands, s.demands, n, k);
     writeMatrix("rates", input.rates, s.rates, n, k);
     writeMatrix("remaining", input.remaining, s.remaining, n, k);
-    const st = this.kernels.runSrpt(n, k);
-    if (st.code !== Status.OK) throw srptError(st, k, s);
-    return { fraction: s.lambda.slice(), allocation: s.allocation.slice() };
+    const code = block.run(0, 0);
+    if (code !== Status.OK) throw srptError(code, block.errorIndex(), k, s);
+    return copyResults("srpt", s, options?.into);
+  }
+
+  /** An SRPT problem of n soft LQs and k resources prepared in the engine's memory. See PreparedSrpt. */
+  prepareSrpt(n: number, k: number): PreparedSrpt {
+    return new PreparedSrpt(this.kernels, n, k);
   }
 }
 
-function srptError(st: KernelStatus, k: number, s: SrptStage): InputError {
-  const i = st.index;
-  const cell = (f: string, a: Float64Array) => new InputError(`${f}[${Math.floor(i / k)}][${i % k}]`, `must be a finite number >= 0 (got ${describeValue(a[i])})`);
-  switch (st.code) {
-    case Status.Capacity:
-      return new InputError(`capacity[${i}]`, `must be a finite number > 0 (got ${describeValue(s.capacity[i])})`);
-    case Status.Available:
-      return new InputError(`available[${i}]`, `must be a finite number >= 0 (got ${describeValue(s.available[i])})`);
-    case Status.Demand:
-      return cell("demands", s.demands);
-    case Status.Rate:
-      return cell("rates", s.rates);
-    case Status.Volume:
-      return cell("remaining", s.remaining);
-    default:
-      return new InputError("input", `kernel returned unknown status ${st.code as number}`);
-  }
-}
-
-function checkLength(field: string, v: unknown, n: number): void {
+export function checkLength(field: string, v: unknown, n: number): void {
   const len = vectorLength(field, v);
   if (len !== n) throw new InputError(field, `has length ${len}, expected N=${n} (one per queue)`);
-}
-
-function drfError(st: KernelStatus, k: number, s: { capacity: Float64Array; demands: Float64Array; weights: Float64Array; offsets: Float64Array }): InputError {
-  const i = st.index;
-  switch (st.code) {
-    case Status.Capacity:
-      return new InputError(`capacity[${i}]`, `must be a finite number > 0 (got ${describeValue(s.capacity[i])})`);
-    case Status.Demand:
-      return new InputError(`demands[${Math.floor(i / k)}][${i % k}]`, `must be a finite number >= 0 (got ${describeValue(s.demands[i])})`);
-    case Status.Weight:
-      return new InputError(`weights[${i}]`, `must be a finite number > 0 (got ${describeValue(s.weights[i])})`);
-    case Status.Offset:
-      return new InputError(`offsets[${i}]`, `must be a finite number >= 0 (got ${describeValue(s.offsets[i])})`);
-    case Status.ShareOverflow:
-      return new InputError(`demands[${i}]`, "demand / capacity / weight (or the offset range) is beyond f64 precision; rescale the units");
-    default:
-      return new InputError("input", `kernel returned unknown status ${st.code as number}`);
-  }
 }

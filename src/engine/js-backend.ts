@@ -1,148 +1,124 @@
-import type { CrvStage, DrfStage, KernelBackend, LtrfStage, SrptStage } from "../kernels/backend.js";
+import type { KernelBlock, KernelName, KernelViews } from "../kernels/backend.js";
 import { DrfScratch, drfKernel, floorSum } from "../kernels/js/drf.js";
 import { SrptScratch, srptKernel } from "../kernels/js/srpt.js";
 import { LtrfScratch, ltrfKernel } from "../kernels/js/ltrf.js";
 import { CrvScratch, crvReorderKernel } from "../kernels/js/crv.js";
-import { Status, type KernelStatus, STATUS_OK } from "../kernels/status.js";
-import { InputError } from "./errors.js";
+import { BlockBackend } from "./block-backend.js";
+import { regionsOf, tooLarge } from "./regions.js";
 
-const MAX_ELEMENTS = 2 ** 29; // 4 GiB of f64: beyond it, the same limit as the WASM backend
+/** One scratch per kernel, shared by every block of the backend (calls never interleave; each only grows). */
+class Scratches {
+  readonly drf = new DrfScratch();
+  readonly srpt = new SrptScratch();
+  readonly ltrf = new LtrfScratch();
+  readonly crv = new CrvScratch();
+}
+
+/** Sizes each kernel's scratch for a problem up front, so an allocation failure is reported when staging. */
+const ENSURE: { readonly [K in KernelName]: (s: Scratches, a: number, b: number) => void } = {
+  drf: (s, n, k) => {
+    s.drf.ensure(n, k);
+    s.drf.radix.ensure(n);
+  },
+  srpt: (s, n, k) => s.srpt.ensure(n, k),
+  ltrf: (s, n) => s.ltrf.ensure(n),
+  crv: (s, _q, t) => s.crv.ensure(t),
+};
+
+/** Each kernel's twin called over a block's views: the only per-kernel code of this backend (see wasm-backend.ts CALLS). */
+const CALLS: { readonly [K in KernelName]: (v: KernelViews[K], s: Scratches, a: number, b: number, u: number, w: number) => number } = {
+  drf: (v, s, n, k, w, o) =>
+    drfKernel(n, k, v.capacity, v.demands, w ? v.weights : null, o ? v.offsets : null, v.lambda, v.allocation, v.dominantShare, s.drf),
+  srpt: (v, s, n, k) =>
+    srptKernel(n, k, v.capacity, v.available, v.demands, v.rates, v.remaining, v.lambda, v.allocation, s.srpt),
+  ltrf: (v, s, n, k, w, flags) =>
+    ltrfKernel(n, k, v.free, v.tasks, v.pending, v.usage, w ? v.weights : null, v.increments, flags, v.count, v.usageOut, v.freeOut, s.ltrf),
+  crv: (v, s, q, t, thr) =>
+    crvReorderKernel(q, t, v.offsets, v.score, v.runtime, v.slack, v.mode, thr, v.order, v.slackOut, s.crv),
+};
+
+/** A kernel's regions as plain typed arrays: they never move, so views() is always the same object. */
+class JsBlock<K extends KernelName> implements KernelBlock<K> {
+  private live = true;
+  private readonly call: (v: KernelViews[K], s: Scratches, a: number, b: number, u: number, w: number) => number;
+  constructor(
+    private readonly owner: JsBackend,
+    readonly kernel: K,
+    readonly a: number,
+    readonly b: number,
+    private readonly v: KernelViews[K],
+    readonly transient: boolean,
+  ) {
+    this.call = CALLS[kernel] as (v: KernelViews[K], s: Scratches, a: number, b: number, u: number, w: number) => number;
+  }
+
+  views(): KernelViews[K] {
+    return this.v;
+  }
+  valid(): boolean {
+    return this.live && (!this.transient || this.owner.isStaged(this));
+  }
+  run(u: number, w: number): number {
+    if (!this.valid()) throw new Error(`${this.kernel}: running a released block`);
+    return this.call(this.v, this.owner.scratch, this.a, this.b, u, w);
+  }
+  errorIndex(): number {
+    return this.owner.scratch[this.kernel].errIndex;
+  }
+  reordered(): number {
+    return this.owner.scratch.crv.reordered;
+  }
+  release(): void {
+    this.live = false;
+  }
+}
 
 /** The pure-TypeScript reference backend: the same kernels, for differential tests, benchmarks and hosts without WASM. */
-export class JsBackend implements KernelBackend {
+export class JsBackend extends BlockBackend {
   readonly kind = "js" as const;
-  private stage: DrfStage | null = null;
-  private n = -1;
-  private k = -1;
-  private readonly scratch = new DrfScratch();
-  private srpt: { n: number; k: number; stage: SrptStage } | null = null;
-  private readonly srptScratch = new SrptScratch();
-  private ltrf: { n: number; k: number; stage: LtrfStage } | null = null;
-  private readonly ltrfScratch = new LtrfScratch();
-  private crv: { q: number; t: number; stage: CrvStage } | null = null;
-  private readonly crvScratch = new CrvScratch();
+  readonly scratch = new Scratches();
+  private readonly transient: { [K in KernelName]?: JsBlock<K> } = {};
 
-  stageDrf(n: number, k: number): DrfStage {
-    if (this.stage && this.n === n && this.k === k) return this.stage;
-    const nk = n * k;
-    if (!(nk * 2 + n * 4 + k <= MAX_ELEMENTS)) {
-      throw new InputError("demands", `problem too large for memory (N=${n}, K=${k})`);
-    }
+  protected lastStaged<K extends KernelName>(kernel: K): KernelBlock<K> | null {
+    return (this.transient[kernel] as JsBlock<K> | undefined) ?? null;
+  }
+
+  isStaged(block: KernelBlock): boolean {
+    return (this.transient[block.kernel] as KernelBlock | undefined) === block;
+  }
+
+  stage<K extends KernelName>(kernel: K, a: number, b: number): KernelBlock<K> {
+    const cached = this.transient[kernel] as JsBlock<K> | undefined;
+    if (cached && cached.a === a && cached.b === b) return cached;
+    // drop the old arrays first so a big problem after a big problem does not need both
+    delete this.transient[kernel];
+    const block = this.make(kernel, a, b, true);
+    (this.transient as Record<string, unknown>)[kernel] = block;
+    return block;
+  }
+
+  prepare<K extends KernelName>(kernel: K, a: number, b: number): KernelBlock<K> {
+    return this.make(kernel, a, b, false);
+  }
+
+  private make<K extends KernelName>(kernel: K, a: number, b: number, transient: boolean): JsBlock<K> {
+    const { regions, bytes } = regionsOf(kernel, a, b); // the same 4 GiB limit as the WASM backend
     try {
-      this.stage = {
-        capacity: new Float64Array(k), demands: new Float64Array(nk), weights: new Float64Array(n),
-        offsets: new Float64Array(n), lambda: new Float64Array(n), allocation: new Float64Array(nk),
-        dominantShare: new Float64Array(n),
-      };
-      this.scratch.ensure(n, k);
-      this.scratch.radix.ensure(n);
+      const views: Record<string, ArrayBufferView> = {};
+      for (const name in regions) {
+        const [ctor, len] = regions[name];
+        views[name] = new ctor(len);
+      }
+      ENSURE[kernel](this.scratch, a, b);
+      return new JsBlock(this, kernel, a, b, views as unknown as KernelViews[K], transient);
     } catch {
-      this.stage = null;
-      throw new InputError("demands", `problem too large for memory (N=${n}, K=${k})`);
+      return tooLarge(kernel, a, b, bytes, "allocation failed");
     }
-    this.n = n;
-    this.k = k;
-    return this.stage;
-  }
-
-  runDrf(n: number, k: number, useWeights: boolean, useOffsets: boolean): KernelStatus {
-    const s = this.stage;
-    if (!s || this.n !== n || this.k !== k) throw new Error("runDrf without a matching stageDrf");
-    const code = drfKernel(
-      n, k, s.capacity, s.demands, useWeights ? s.weights : null, useOffsets ? s.offsets : null,
-      s.lambda, s.allocation, s.dominantShare, this.scratch,
-    );
-    return code === Status.OK ? STATUS_OK : { code, index: this.scratch.errIndex };
-  }
-
-  stageSrpt(n: number, k: number): SrptStage {
-    if (this.srpt && this.srpt.n === n && this.srpt.k === k) return this.srpt.stage;
-    const nk = n * k;
-    if (!(nk * 4 + n + k * 2 <= MAX_ELEMENTS)) {
-      throw new InputError("demands", `problem too large for memory (N=${n}, K=${k})`);
-    }
-    try {
-      const stage: SrptStage = {
-        capacity: new Float64Array(k), available: new Float64Array(k), demands: new Float64Array(nk),
-        rates: new Float64Array(nk), remaining: new Float64Array(nk), lambda: new Float64Array(n),
-        allocation: new Float64Array(nk),
-      };
-      this.srptScratch.ensure(n, k);
-      this.srpt = { n, k, stage };
-      return stage;
-    } catch {
-      this.srpt = null;
-      throw new InputError("demands", `problem too large for memory (N=${n}, K=${k})`);
-    }
-  }
-
-  runSrpt(n: number, k: number): KernelStatus {
-    const l = this.srpt;
-    if (!l || l.n !== n || l.k !== k) throw new Error("runSrpt without a matching stageSrpt");
-    const s = l.stage;
-    const code = srptKernel(n, k, s.capacity, s.available, s.demands, s.rates, s.remaining, s.lambda, s.allocation, this.srptScratch);
-    return code === Status.OK ? STATUS_OK : { code, index: this.srptScratch.errIndex };
-  }
-
-  stageLtrf(n: number, k: number): LtrfStage {
-    if (this.ltrf && this.ltrf.n === n && this.ltrf.k === k) return this.ltrf.stage;
-    const nk = n * k;
-    if (!(nk + n * 9 + k * 2 <= MAX_ELEMENTS)) {
-      throw new InputError("tasks", `problem too large for memory (N=${n}, K=${k})`);
-    }
-    try {
-      const f = (len: number) => new Float64Array(len);
-      const stage: LtrfStage = {
-        free: f(k), tasks: f(nk), pending: f(n), usage: f(n), weights: f(n), increments: f(n),
-        count: f(n), usageOut: f(n), freeOut: f(k),
-      };
-      this.ltrfScratch.ensure(n);
-      this.ltrf = { n, k, stage };
-      return stage;
-    } catch {
-      this.ltrf = null;
-      throw new InputError("tasks", `problem too large for memory (N=${n}, K=${k})`);
-    }
-  }
-
-  runLtrf(n: number, k: number, useWeights: boolean, flags: number): KernelStatus {
-    const l = this.ltrf;
-    if (!l || l.n !== n || l.k !== k) throw new Error("runLtrf without a matching stageLtrf");
-    const s = l.stage;
-    const code = ltrfKernel(
-      n, k, s.free, s.tasks, s.pending, s.usage, useWeights ? s.weights : null, s.increments, flags,
-      s.count, s.usageOut, s.freeOut, this.ltrfScratch,
-    );
-    return code === Status.OK ? STATUS_OK : { code, index: this.ltrfScratch.errIndex };
-  }
-
-  stageCrv(q: number, t: number): CrvStage {
-    if (this.crv && this.crv.q === q && this.crv.t === t) return this.crv.stage;
-    if (!(t * 4 + q <= MAX_ELEMENTS)) throw new InputError("runtime", `problem too large for memory (Q=${q}, T=${t})`);
-    try {
-      const stage: CrvStage = {
-        offsets: new Uint32Array(q + 1), score: new Float64Array(t), runtime: new Float64Array(t),
-        slack: new Int32Array(t), mode: new Uint8Array(q), order: new Uint32Array(t), slackOut: new Int32Array(t),
-      };
-      this.crvScratch.ensure(t);
-      this.crv = { q, t, stage };
-      return stage;
-    } catch {
-      this.crv = null;
-      throw new InputError("runtime", `problem too large for memory (Q=${q}, T=${t})`);
-    }
-  }
-
-  runCrv(q: number, t: number, slackThreshold: number): KernelStatus & { reordered: number } {
-    const l = this.crv;
-    if (!l || l.q !== q || l.t !== t) throw new Error("runCrv without a matching stageCrv");
-    const s = l.stage;
-    const code = crvReorderKernel(q, t, s.offsets, s.score, s.runtime, s.slack, s.mode, slackThreshold, s.order, s.slackOut, this.crvScratch);
-    return code === Status.OK ? { code, index: -1, reordered: this.crvScratch.reordered } : { code, index: this.crvScratch.errIndex, reordered: 0 };
   }
 
   floorSum(len: number): number {
-    if (!this.stage) throw new Error("floorSum without a staged problem");
-    return floorSum(len, this.stage.demands);
+    const s = this.transient.drf;
+    if (!s) throw new Error("floorSum without a staged problem");
+    return floorSum(len, s.views().demands);
   }
 }

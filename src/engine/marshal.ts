@@ -1,6 +1,10 @@
 // Marshalling from the caller's arrays (number[], number[][], typed arrays) into the
-// staged flat layout. Shapes and types are checked here; values are checked by the
+// staged flat layout. Shapes and element types are checked here, while copying (each
+// element and each row is read once); values (finite, >= 0, ...) are checked by the
 // kernels in their first pass (both backends), so nothing reads the input twice.
+//
+// Typed input is one `TypedArray.prototype.set` (a memcpy for Float64Array into Float64Array;
+// Float32Array and integer arrays convert exactly). A row matrix is a tight per-row loop.
 import { InputError, describeValue } from "./errors.js";
 
 export type Vector = ArrayLike<number>;
@@ -16,26 +20,18 @@ export function vectorLength(field: string, v: unknown): number {
   return v.length;
 }
 
-/** Number of rows of a matrix given K columns; checks every row's shape. */
+/**
+ * Number of rows of a matrix given K columns. A flat array's length must be a multiple of K;
+ * rows are only counted here: each row's shape is checked by writeMatrix as it is copied.
+ */
 export function matrixRows(field: string, m: unknown, k: number): number {
   if (!isArrayLike(m)) throw new InputError(field, `expected an array of rows or a flat array of N*K numbers, got ${describeValue(m)}`);
-  if (ArrayBuffer.isView(m)) {
+  if (ArrayBuffer.isView(m) || m.length === 0 || !isArrayLike(m[0])) {
+    // typed, empty, or a flat number[] of N*K
     if (m.length % k !== 0) throw new InputError(field, `flat length ${m.length} is not a multiple of K=${k}`);
     return m.length / k;
   }
-  const arr = m as ArrayLike<unknown>;
-  if (arr.length === 0) return 0;
-  if (!isArrayLike(arr[0])) {
-    // a flat number[] of N*K
-    if (arr.length % k !== 0) throw new InputError(field, `flat length ${arr.length} is not a multiple of K=${k}`);
-    return arr.length / k;
-  }
-  for (let i = 0; i < arr.length; i++) {
-    const row = arr[i];
-    if (!isArrayLike(row)) throw new InputError(`${field}[${i}]`, `expected an array of ${k} numbers, got ${describeValue(row)}`);
-    if (row.length !== k) throw new InputError(`${field}[${i}]`, `has length ${row.length}, expected K=${k} (the capacity's length)`);
-  }
-  return arr.length;
+  return m.length;
 }
 
 export function writeVector(field: string, src: unknown, dst: Float64Array, len: number): void {
@@ -52,6 +48,7 @@ export function writeVector(field: string, src: unknown, dst: Float64Array, len:
   }
 }
 
+/** Copies an N x K matrix (shape from matrixRows) into dst, checking each row's shape and element types on the way. */
 export function writeMatrix(field: string, src: unknown, dst: Float64Array, n: number, k: number): void {
   const m = src as ArrayLike<unknown>;
   if (ArrayBuffer.isView(m)) {
@@ -64,16 +61,19 @@ export function writeMatrix(field: string, src: unknown, dst: Float64Array, n: n
     return;
   }
   for (let i = 0; i < n; i++) {
-    const row = m[i] as ArrayLike<unknown>;
-    if (ArrayBuffer.isView(row)) {
-      dst.set(row as unknown as ArrayLike<number>, i * k);
+    const row = m[i];
+    if (Array.isArray(row) && row.length === k) {
+      // the common case: a plain number[] row
+      const base = i * k;
+      for (let r = 0; r < k; r++) {
+        const x: unknown = row[r];
+        if (typeof x !== "number") throw new InputError(`${field}[${i}][${r}]`, `must be a number, got ${describeValue(x)}`);
+        dst[base + r] = x;
+      }
       continue;
     }
-    const base = i * k;
-    for (let r = 0; r < k; r++) {
-      const x = row[r];
-      if (typeof x !== "number") throw new InputError(`${field}[${i}][${r}]`, `must be a number, got ${describeValue(x)}`);
-      dst[base + r] = x;
-    }
+    if (!isArrayLike(row)) throw new InputError(`${field}[${i}]`, `expected an array of ${k} numbers, got ${describeValue(row)}`);
+    if (row.length !== k) throw new InputError(`${field}[${i}]`, `has length ${row.length}, expected K=${k} (the capacity's length)`);
+    dst.set(row as unknown as ArrayLike<number>, i * k); // a typed row
   }
 }

@@ -1,6 +1,7 @@
-import type { CrvStage, DrfStage, KernelBackend, LtrfStage, SrptStage } from "../kernels/backend.js";
-import { Status, type KernelStatus, STATUS_OK } from "../kernels/status.js";
-import { Layout, WasmArena } from "./arena.js";
+import type { KernelBlock, KernelName, KernelViews } from "../kernels/backend.js";
+import { WasmArena } from "./arena.js";
+import { BlockBackend } from "./block-backend.js";
+import { REGIONS, regionBytes, regionsOf, type Region } from "./regions.js";
 
 /** The raw exports of build/fairsched.wasm (see assembly/index.ts). */
 export interface FairschedExports {
@@ -17,183 +18,148 @@ export interface FairschedExports {
   crvScratchBytes(t: number): number;
 }
 
-interface CrvLayout {
-  q: number; t: number; buffer: ArrayBuffer;
-  off: number; score: number; rt: number; slack: number; mode: number; order: number; slackOut: number; scratch: number;
-  stage: CrvStage;
+/** Absolute addresses of a block's regions (by region name) and of its scratch. */
+type Ptrs = Record<string, number> & { scratch: number };
+
+/**
+ * Each kernel's export called over a block: the only per-kernel code of this backend.
+ * `u`, `v` are KernelBlock.run's scalar arguments. Every kernel stores the offending index
+ * as the first i32 of scratch on error (crv: the reordered count as the second on success).
+ */
+const CALLS: { readonly [K in KernelName]: (x: FairschedExports, p: Ptrs, a: number, b: number, u: number, v: number) => number } = {
+  drf: (x, p, n, k, w, o) =>
+    x.drf(n, k, p.capacity, p.demands, w ? p.weights : 0, o ? p.offsets : 0, p.lambda, p.allocation, p.dominantShare, p.scratch),
+  srpt: (x, p, n, k) =>
+    x.srpt(n, k, p.capacity, p.available, p.demands, p.rates, p.remaining, p.lambda, p.allocation, p.scratch),
+  ltrf: (x, p, n, k, w, flags) =>
+    x.ltrf(n, k, p.free, p.tasks, p.pending, p.usage, w ? p.weights : 0, p.increments, flags, p.count, p.usageOut, p.freeOut, p.scratch),
+  crv: (x, p, q, t, thr) =>
+    x.crvReorder(q, t, p.offsets, p.score, p.runtime, p.slack, p.mode, thr, p.order, p.slackOut, p.scratch),
+};
+
+/** Scratch bytes from the module itself, so the layout cannot drift from the kernel's. */
+const SCRATCH: { readonly [K in KernelName]: (x: FairschedExports, a: number, b: number) => number } = {
+  drf: (x, n, k) => x.drfScratchBytes(n, k),
+  srpt: (x, n, k) => x.srptScratchBytes(n, k),
+  ltrf: (x, n) => x.ltrfScratchBytes(n),
+  crv: (x, _q, t) => x.crvScratchBytes(t),
+};
+
+/** A kernel's regions at a fixed address of linear memory; views follow memory growth. */
+class WasmBlock<K extends KernelName> implements KernelBlock<K> {
+  private readonly call: (x: FairschedExports, p: Ptrs, a: number, b: number, u: number, v: number) => number;
+  private viewsBuffer: ArrayBuffer | null = null;
+  private cached: KernelViews[K] | null = null;
+  private live = true;
+
+  constructor(
+    private readonly owner: WasmBackend,
+    readonly kernel: K,
+    readonly a: number,
+    readonly b: number,
+    /** Address of the first region. */
+    readonly at: number,
+    private readonly regions: Record<string, Region>,
+    private readonly ptrs: Ptrs,
+    /** Transient blocks live at the arena's top; prepared ones own their memory. */
+    readonly transient: boolean,
+  ) {
+    this.call = CALLS[kernel];
+  }
+
+  views(): KernelViews[K] {
+    // memory.grow detaches the old buffer (byteLength 0): a cheap test on every call, where
+    // reading memory.buffer (a host getter) would cost more than the rest of a small call
+    if (this.cached !== null && this.viewsBuffer !== null && this.viewsBuffer.byteLength !== 0) return this.cached;
+    const buffer = this.owner.memory.buffer;
+    const views: Record<string, ArrayBufferView> = {};
+    for (const name in this.regions) {
+      const [ctor, len] = this.regions[name];
+      views[name] = new ctor(buffer, this.ptrs[name], len);
+    }
+    this.cached = views as unknown as KernelViews[K];
+    this.viewsBuffer = buffer;
+    return this.cached;
+  }
+
+  valid(): boolean {
+    return this.live && (!this.transient || this.owner.arena.top === this.at);
+  }
+
+  run(u: number, v: number): number {
+    if (!this.valid()) throw new Error(`${this.kernel}: running a released or moved block`);
+    return this.call(this.owner.x, this.ptrs, this.a, this.b, u, v);
+  }
+
+  errorIndex(): number {
+    return new Int32Array(this.owner.memory.buffer, this.ptrs.scratch, 1)[0];
+  }
+
+  reordered(): number {
+    return new Int32Array(this.owner.memory.buffer, this.ptrs.scratch, 2)[1];
+  }
+
+  release(): void {
+    if (!this.live) return;
+    this.live = false;
+    this.cached = null;
+    if (!this.transient) this.owner.arena.release(this.at);
+  }
 }
 
-interface LtrfLayout {
-  n: number; k: number; buffer: ArrayBuffer;
-  free: number; task: number; pend: number; use: number; w: number; inc: number; cnt: number; useOut: number; freeOut: number; scratch: number;
-  stage: LtrfStage;
-}
-
-interface SrptLayout {
-  n: number; k: number; buffer: ArrayBuffer;
-  cap: number; avail: number; want: number; rate: number; rem: number; lam: number; alloc: number; scratch: number;
-  stage: SrptStage;
-}
-
-interface DrfLayout {
-  n: number; k: number; buffer: ArrayBuffer;
-  cap: number; dem: number; w: number; o: number; lam: number; alloc: number; ds: number; scratch: number;
-  stage: DrfStage;
-}
-
-export class WasmBackend implements KernelBackend {
+export class WasmBackend extends BlockBackend {
   readonly kind = "wasm" as const;
-  private readonly x: FairschedExports;
-  private readonly arena: WasmArena;
-  private drfLayout: DrfLayout | null = null;
-  private srptLayout: SrptLayout | null = null;
-  private ltrfLayout: LtrfLayout | null = null;
-  private crvLayout: CrvLayout | null = null;
+  readonly x: FairschedExports;
+  readonly arena: WasmArena;
+  readonly memory: WebAssembly.Memory;
+  private readonly transient: { [K in KernelName]?: WasmBlock<K> } = {};
 
   constructor(exports: FairschedExports) {
+    super();
     this.x = exports;
+    this.memory = exports.memory;
     this.arena = new WasmArena(exports.memory, exports.heapBase());
   }
 
-  stageDrf(n: number, k: number): DrfStage {
-    const cached = this.drfLayout;
-    if (cached && cached.n === n && cached.k === k && cached.buffer === this.arena.buffer) return cached.stage;
-    const nk = n * k;
-    const L = new Layout();
-    const cap = L.f64(k), dem = L.f64(nk), w = L.f64(n), o = L.f64(n);
-    const lam = L.f64(n), alloc = L.f64(nk), ds = L.f64(n);
-    // the scratch size comes from the module itself so the layout cannot drift
-    const scratchBytes = nk > 2 ** 28 ? Infinity : this.x.drfScratchBytes(n, k);
-    const scratch = L.raw(scratchBytes);
-    this.arena.reserve(L.bytes, "demands", `N=${n}, K=${k}`);
-    const buffer = this.arena.buffer;
-    const b = this.arena.base;
-    const v = (at: number, len: number) => new Float64Array(buffer, b + at, len);
-    const stage: DrfStage = {
-      capacity: v(cap, k), demands: v(dem, nk), weights: v(w, n), offsets: v(o, n),
-      lambda: v(lam, n), allocation: v(alloc, nk), dominantShare: v(ds, n),
-    };
-    this.drfLayout = { n, k, buffer, cap, dem, w, o, lam, alloc, ds, scratch, stage };
-    return stage;
+  protected lastStaged<K extends KernelName>(kernel: K): KernelBlock<K> | null {
+    return (this.transient[kernel] as WasmBlock<K> | undefined) ?? null;
   }
 
-  runDrf(n: number, k: number, useWeights: boolean, useOffsets: boolean): KernelStatus {
-    const l = this.drfLayout;
-    if (!l || l.n !== n || l.k !== k) throw new Error("runDrf without a matching stageDrf");
-    const b = this.arena.base;
-    const code = this.x.drf(
-      n, k, b + l.cap, b + l.dem, useWeights ? b + l.w : 0, useOffsets ? b + l.o : 0,
-      b + l.lam, b + l.alloc, b + l.ds, b + l.scratch,
-    ) as Status;
-    if (code === Status.OK) return STATUS_OK;
-    return { code, index: new Int32Array(this.arena.buffer, b + l.scratch, 1)[0] };
+  // Every kernel stages at the arena's top: calls never interleave (the engine stages, runs
+  // and copies results out in one method), so the kernels' transient regions may overlap.
+  stage<K extends KernelName>(kernel: K, a: number, b: number): KernelBlock<K> {
+    const cached = this.transient[kernel] as WasmBlock<K> | undefined;
+    if (cached && cached.a === a && cached.b === b && cached.valid()) return cached;
+    const block = this.place(kernel, a, b, true);
+    (this.transient as Record<string, WasmBlock<KernelName>>)[kernel] = block;
+    return block;
   }
 
-  // SRPT stages at the arena base like DRF: calls never interleave (the engine stages,
-  // runs and copies results out in one method), so the regions may overlap.
-  stageSrpt(n: number, k: number): SrptStage {
-    const cached = this.srptLayout;
-    if (cached && cached.n === n && cached.k === k && cached.buffer === this.arena.buffer) return cached.stage;
-    const nk = n * k;
-    const L = new Layout();
-    const cap = L.f64(k), avail = L.f64(k), want = L.f64(nk), rate = L.f64(nk), rem = L.f64(nk);
-    const lam = L.f64(n), alloc = L.f64(nk);
-    const scratchBytes = nk > 2 ** 27 ? Infinity : this.x.srptScratchBytes(n, k);
-    const scratch = L.raw(scratchBytes);
-    this.arena.reserve(L.bytes, "demands", `N=${n}, K=${k}`);
-    const buffer = this.arena.buffer;
-    const b = this.arena.base;
-    const v = (at: number, len: number) => new Float64Array(buffer, b + at, len);
-    const stage: SrptStage = {
-      capacity: v(cap, k), available: v(avail, k), demands: v(want, nk), rates: v(rate, nk),
-      remaining: v(rem, nk), lambda: v(lam, n), allocation: v(alloc, nk),
-    };
-    this.srptLayout = { n, k, buffer, cap, avail, want, rate, rem, lam, alloc, scratch, stage };
-    return stage;
+  prepare<K extends KernelName>(kernel: K, a: number, b: number): KernelBlock<K> {
+    return this.place(kernel, a, b, false);
   }
 
-  runSrpt(n: number, k: number): KernelStatus {
-    const l = this.srptLayout;
-    if (!l || l.n !== n || l.k !== k) throw new Error("runSrpt without a matching stageSrpt");
-    const b = this.arena.base;
-    const code = this.x.srpt(
-      n, k, b + l.cap, b + l.avail, b + l.want, b + l.rate, b + l.rem, b + l.lam, b + l.alloc, b + l.scratch,
-    ) as Status;
-    if (code === Status.OK) return STATUS_OK;
-    return { code, index: new Int32Array(this.arena.buffer, b + l.scratch, 1)[0] };
-  }
-
-  // LTRF stages at the arena base too (calls never interleave).
-  stageLtrf(n: number, k: number): LtrfStage {
-    const cached = this.ltrfLayout;
-    if (cached && cached.n === n && cached.k === k && cached.buffer === this.arena.buffer) return cached.stage;
-    const nk = n * k;
-    const L = new Layout();
-    const free = L.f64(k), task = L.f64(nk), pend = L.f64(n), use = L.f64(n), w = L.f64(n), inc = L.f64(n);
-    const cnt = L.f64(n), useOut = L.f64(n), freeOut = L.f64(k);
-    const scratchBytes = n > 2 ** 28 ? Infinity : this.x.ltrfScratchBytes(n);
-    const scratch = L.raw(scratchBytes);
-    this.arena.reserve(L.bytes, "tasks", `N=${n}, K=${k}`);
-    const buffer = this.arena.buffer;
-    const b = this.arena.base;
-    const v = (at: number, len: number) => new Float64Array(buffer, b + at, len);
-    const stage: LtrfStage = {
-      free: v(free, k), tasks: v(task, nk), pending: v(pend, n), usage: v(use, n), weights: v(w, n),
-      increments: v(inc, n), count: v(cnt, n), usageOut: v(useOut, n), freeOut: v(freeOut, k),
-    };
-    this.ltrfLayout = { n, k, buffer, free, task, pend, use, w, inc, cnt, useOut, freeOut, scratch, stage };
-    return stage;
-  }
-
-  runLtrf(n: number, k: number, useWeights: boolean, flags: number): KernelStatus {
-    const l = this.ltrfLayout;
-    if (!l || l.n !== n || l.k !== k) throw new Error("runLtrf without a matching stageLtrf");
-    const b = this.arena.base;
-    const code = this.x.ltrf(
-      n, k, b + l.free, b + l.task, b + l.pend, b + l.use, useWeights ? b + l.w : 0, b + l.inc, flags,
-      b + l.cnt, b + l.useOut, b + l.freeOut, b + l.scratch,
-    ) as Status;
-    if (code === Status.OK) return STATUS_OK;
-    return { code, index: new Int32Array(this.arena.buffer, b + l.scratch, 1)[0] };
-  }
-
-  // Phoenix reordering stages at the arena base too (calls never interleave).
-  stageCrv(q: number, t: number): CrvStage {
-    const cached = this.crvLayout;
-    if (cached && cached.q === q && cached.t === t && cached.buffer === this.arena.buffer) return cached.stage;
-    const L = new Layout();
-    const score = L.f64(t), rt = L.f64(t);
-    const off = L.raw((q + 1) * 4), slack = L.raw(t * 4), order = L.raw(t * 4), slackOut = L.raw(t * 4), mode = L.raw(q);
-    const scratchBytes = t > 2 ** 28 ? Infinity : this.x.crvScratchBytes(t);
-    const scratch = L.raw(scratchBytes);
-    this.arena.reserve(L.bytes, "runtime", `Q=${q}, T=${t}`);
-    const buffer = this.arena.buffer;
-    const b = this.arena.base;
-    const stage: CrvStage = {
-      offsets: new Uint32Array(buffer, b + off, q + 1), score: new Float64Array(buffer, b + score, t),
-      runtime: new Float64Array(buffer, b + rt, t), slack: new Int32Array(buffer, b + slack, t),
-      mode: new Uint8Array(buffer, b + mode, q), order: new Uint32Array(buffer, b + order, t),
-      slackOut: new Int32Array(buffer, b + slackOut, t),
-    };
-    this.crvLayout = { q, t, buffer, off, score, rt, slack, mode, order, slackOut, scratch, stage };
-    return stage;
-  }
-
-  runCrv(q: number, t: number, slackThreshold: number): KernelStatus & { reordered: number } {
-    const l = this.crvLayout;
-    if (!l || l.q !== q || l.t !== t) throw new Error("runCrv without a matching stageCrv");
-    const b = this.arena.base;
-    const code = this.x.crvReorder(
-      q, t, b + l.off, b + l.score, b + l.rt, b + l.slack, b + l.mode, slackThreshold, b + l.order, b + l.slackOut, b + l.scratch,
-    ) as Status;
-    const info = new Int32Array(this.arena.buffer, b + l.scratch, 2);
-    if (code === Status.OK) return { code, index: -1, reordered: info[1] };
-    return { code, index: info[0], reordered: 0 };
+  /** Lays the kernel's regions out (inputs, outputs, scratch) and reserves their memory. */
+  private place<K extends KernelName>(kernel: K, a: number, b: number, transient: boolean): WasmBlock<K> {
+    const { regions, bytes } = regionsOf(kernel, a, b);
+    // queried only once the regions fit in 4 GiB, so the module's i32 size arithmetic is in range
+    const scratchBytes = SCRATCH[kernel](this.x, a, b) >>> 0;
+    const total = bytes + scratchBytes;
+    const field = REGIONS[kernel].field, what = REGIONS[kernel].describe(a, b);
+    const at = transient ? this.arena.reserveTransient(total, field, what) : this.arena.allocate(total, field, what);
+    const ptrs = { scratch: 0 } as Ptrs;
+    let p = at;
+    for (const name in regions) {
+      ptrs[name] = p;
+      p += regionBytes(regions[name]);
+    }
+    ptrs.scratch = p;
+    return new WasmBlock(this, kernel, a, b, at, regions, ptrs, transient);
   }
 
   floorSum(len: number): number {
-    const l = this.drfLayout;
-    if (!l) throw new Error("floorSum without a staged problem");
-    return this.x.floorSum(len, this.arena.base + l.dem);
+    const s = this.transient.drf;
+    if (!s || !s.valid()) throw new Error("floorSum without a staged problem");
+    return this.x.floorSum(len, s.views().demands.byteOffset);
   }
 }

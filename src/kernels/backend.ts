@@ -51,13 +51,58 @@ export interface CrvStage {
   slackOut: Int32Array; // t, out: updated slack, indexed like the input
 }
 
+/** The views of each kernel, by name (the region table is src/engine/regions.ts). */
+export interface KernelViews {
+  drf: DrfStage;
+  srpt: SrptStage;
+  ltrf: LtrfStage;
+  crv: CrvStage;
+}
+export type KernelName = keyof KernelViews;
+
 /**
- * The kernel interface both backends implement over flat Float64Arrays. The engine
+ * One problem's arrays (inputs, outputs and, for WASM, the kernel's scratch) for one kernel
+ * and size, and the kernel call over them. `a`, `b` are (N, K), or (Q, T) for crv.
+ * The two scalar arguments of `run` are per kernel: drf (useWeights 0/1, useOffsets 0/1),
+ * srpt (unused), ltrf (useWeights 0/1, flags), crv (slackThreshold, unused).
+ */
+export interface KernelBlock<K extends KernelName = KernelName> {
+  readonly kernel: K;
+  readonly a: number;
+  readonly b: number;
+  /**
+   * The views. WASM memory growth detaches every view, so they are re-derived when the
+   * memory's buffer changed; otherwise the same objects are returned (no allocation).
+   */
+  views(): KernelViews[K];
+  /** False once released, or (a transient block) once the backend staged something else over it. */
+  valid(): boolean;
+  /** Runs the kernel in place; returns a Status code (errorIndex() tells where when not OK). */
+  run(u: number, v: number): number;
+  errorIndex(): number;
+  /** crv only: tasks reordered by the last successful run. */
+  reordered(): number;
+  /** Frees the block's memory (prepared blocks); views must not be used afterwards. */
+  release(): void;
+}
+
+/**
+ * The kernel interface both backends implement over flat typed arrays. The engine
  * writes inputs straight into the staged views (for WASM they live in linear memory),
  * runs the kernel, then copies results out for the caller.
  */
 export interface KernelBackend {
   readonly kind: BackendKind;
+  /**
+   * The backend's transient block for this kernel and size, reused while the size stays the
+   * same. Every kernel's transient block shares one staging area (calls never interleave),
+   * so its contents are meaningful only until the next stage of any kernel, and the block
+   * itself until a prepare/release moves the staging area (valid() then says false).
+   * Throws InputError when the problem is too large for memory.
+   */
+  stage<K extends KernelName>(kernel: K, a: number, b: number): KernelBlock<K>;
+  /** A block with memory of its own, valid until release(), whatever else the backend runs. */
+  prepare<K extends KernelName>(kernel: K, a: number, b: number): KernelBlock<K>;
   /** Views sized for n queues and k resources; throws InputError when too large for memory. */
   stageDrf(n: number, k: number): DrfStage;
   runDrf(n: number, k: number, useWeights: boolean, useOffsets: boolean): KernelStatus;

@@ -4,6 +4,7 @@ import type { KernelBackend, LtrfStage } from "../kernels/backend.js";
 import { Status, type KernelStatus } from "../kernels/status.js";
 import { InputError, describeValue } from "../engine/errors.js";
 import { matrixRows, vectorLength, writeMatrix, writeVector, type Matrix, type Vector } from "../engine/marshal.js";
+import { copyResults } from "../engine/results.js";
 
 export interface LtrfInput {
   /** Resources free now, length K, entries >= 0. */
@@ -31,7 +32,8 @@ export interface LtrfResult {
   free: Float64Array;
 }
 
-export function runLtrf(kernels: KernelBackend, input: LtrfInput): LtrfResult {
+/** `into`: optional caller arrays for the results (see CallOptions in src/engine/results.ts). */
+export function runLtrf(kernels: KernelBackend, input: LtrfInput, into?: unknown): LtrfResult {
   if (input === null || typeof input !== "object") throw new InputError("input", `expected an object, got ${describeValue(input)}`);
   const { free, tasks, pending, usage, weights, increments, blocking } = input;
   const k = vectorLength("free", free);
@@ -53,7 +55,7 @@ export function runLtrf(kernels: KernelBackend, input: LtrfInput): LtrfResult {
   else s.increments.fill(1);
   const st = kernels.runLtrf(n, k, weights !== undefined, blocking ? 1 : 0);
   if (st.code !== Status.OK) throw ltrfError(st, k, s);
-  return { count: s.count.slice(), usage: s.usageOut.slice(), free: s.freeOut.slice() };
+  return copyResults("ltrf", s, into);
 }
 
 function checkLength(field: string, v: unknown, n: number): void {
@@ -61,7 +63,7 @@ function checkLength(field: string, v: unknown, n: number): void {
   if (len !== n) throw new InputError(field, `has length ${len}, expected N=${n} (one per queue, like tasks)`);
 }
 
-function ltrfError(st: KernelStatus, k: number, s: LtrfStage): InputError {
+export function ltrfError(st: KernelStatus, k: number, s: LtrfStage): InputError {
   const i = st.index;
   const got = (a: Float64Array) => `(got ${describeValue(a[i])})`;
   switch (st.code) {

@@ -5,6 +5,7 @@ import type { KernelBackend } from "../kernels/backend.js";
 import { Status } from "../kernels/status.js";
 import { InputError, describeValue } from "../engine/errors.js";
 import { vectorLength } from "../engine/marshal.js";
+import { copyResults } from "../engine/results.js";
 
 export type QueueMode = "fifo" | "srpt" | "crv" | 0 | 1 | 2;
 
@@ -36,7 +37,8 @@ export const DEFAULT_SLACK_THRESHOLD = 5;
 
 const MODE_CODE: Record<string, number> = { fifo: 0, srpt: 1, crv: 2 };
 
-export function runCrvReorder(kernels: KernelBackend, input: CrvReorderInput): CrvReorderResult {
+/** `into`: optional caller arrays for order and slack (see CallOptions in src/engine/results.ts). */
+export function runCrvReorder(kernels: KernelBackend, input: CrvReorderInput, into?: unknown): CrvReorderResult {
   if (input === null || typeof input !== "object") throw new InputError("input", `expected an object, got ${describeValue(input)}`);
   const { queueOffsets, crv, runtime, slack, mode } = input;
   const thr = input.slackThreshold ?? DEFAULT_SLACK_THRESHOLD;
@@ -75,7 +77,8 @@ export function runCrvReorder(kernels: KernelBackend, input: CrvReorderInput): C
   }
   const st = kernels.runCrv(q, t, thr);
   if (st.code !== Status.OK) throw crvError(st.code, st.index, kernels.stageCrv(q, t), t);
-  return { order: s.order.slice(), slack: s.slackOut.slice(), reordered: st.reordered };
+  const { order, slack: slackOut } = copyResults("crv", s, into);
+  return { order, slack: slackOut, reordered: st.reordered };
 }
 
 function wholeNumber(field: string, i: number, x: unknown): number {
