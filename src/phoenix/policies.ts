@@ -7,9 +7,11 @@
 //  Hawk-C     long jobs centrally on the least-loaded eligible worker of the long partition,
 //             short jobs by random eligible probes over all workers, FIFO, randomized work
 //             stealing of short probes queued behind long tasks [stealing yes, ATC].
-//  Eagle-C    Hawk's split plus succinct state sharing (short probes avoid workers that held
-//             long work at the last heartbeat), sticky batch probing and SRPT queue
-//             reordering with the slack bound [SRPT yes, SBP yes, no stealing].
+//  Eagle-C    Hawk's split plus succinct state sharing (a short probe reaching a worker that
+//             holds long work is rejected and re-sent to a long-free eligible worker, as in
+//             Eagle's simulator), sticky batch probing (the probe stays queued and competes
+//             again at each task end) and SRPT queue reordering with the slack bound
+//             [SRPT yes, SBP yes, no stealing].
 //  Phoenix    Eagle-C plus the CRV monitor: on workers whose E[W] exceeds Qwait_threshold
 //             while some constraint's CRV exceeds CRV_threshold, the queue is reordered by CRV
 //             instead of SRPT, promoting the probes whose maximal CRV is the queue's maximum
