@@ -13,6 +13,7 @@ import { generateMachines } from "../src/phoenix/machines.js";
 import { loadEagleTrace, parseEagleTrace, parseEagleLine, EAGLE_CUTOFFS, cutoffForTrace } from "../src/phoenix/eagle-trace.js";
 import { attachConstraints, workersForUtilization } from "../src/phoenix/workload.js";
 import { simulateNodes } from "../src/phoenix/node-sim.js";
+import { getNodePolicy } from "../src/phoenix/policies.js";
 import { Rng } from "../src/sim/random.js";
 
 const TRACES = join(process.cwd(), "../shared/traces/eagle-format");
@@ -274,6 +275,22 @@ describe("node-level simulator", () => {
     expect(r.probesBehindLong).toBe(2);
     expect(r.jobs[1].end).toBeGreaterThan(505);
     expect(r.jobs[1].end).toBeLessThan(505.01);
+  });
+
+  it("newestProbeFirst ablation (Eagle simulator's order): the newest short probe is served first", () => {
+    // one worker busy with X until 10; A, B, C (1 x 5 s each, equal SRPT keys) arrive at 1, 2, 3
+    const jobs = [job(0, [10], 10), job(1, [5], 5), job(2, [5], 5), job(3, [5], 5)];
+    const at = (o: object) => simulateNodes(jobs, { engine, policy: getNodePolicy("eagle-c", o), workers: 1, seed: 1, cutoff: 90, machines: uniform(1) }).jobs.map((j) => Math.round(j.end));
+    expect(at({})).toEqual([10, 15, 20, 25]); // SRPT ties keep arrival order
+    expect(at({ newestProbeFirst: true })).toEqual([10, 25, 20, 15]);
+  });
+
+  it("minProbes raises a small job's probe count (Eagle's simulator: at least 20)", () => {
+    // 30 idle workers, one 1-task job: every probe but the one that gets the task is cancelled
+    const r = (minProbes?: number) => simulateNodes([job(0, [5], 5)], { engine, policy: "eagle-c", workers: 30, seed: 1, cutoff: 90, machines: uniform(30), minProbes });
+    expect(r().cancelledProbes).toBe(1);
+    expect(r(20).cancelledProbes).toBe(19);
+    expect(() => r(-1)).toThrow(/^minProbes:/);
   });
 
   it("a job no worker can run is rejected with a reason, not an exception", () => {

@@ -33,6 +33,12 @@ export interface NodeSimOptions {
   machines?: Machines;
   /** Probes per task. Default 2. */
   probeRatio?: number;
+  /**
+   * Minimum probes per short job, whatever its task count. Default 0 (none: SPEC §7 says probe
+   * ratio 2). Eagle's simulator uses max(probeRatio x tasks, 20) (its MIN_NR_PROBES); kept as an
+   * option to measure that difference.
+   */
+  minProbes?: number;
   /** Round trip of a probe's task request, seconds. Default 0.0005. */
   networkDelay?: number;
   /** Heartbeat of the CRV monitor, seconds. Default 9. */
@@ -108,6 +114,8 @@ interface Entry {
   task: number;
   slack: number;
   enq: number;
+  /** When the probe first reached this worker (a sticky probe keeps it; enq restarts). */
+  arrived: number;
 }
 
 export function simulateNodes(jobsIn: readonly PhoenixJob[], opts: NodeSimOptions): NodeSimResult {
@@ -170,6 +178,7 @@ export function simulateNodes(jobsIn: readonly PhoenixJob[], opts: NodeSimOption
 
   const enqueue = (w: number, e: Entry): void => {
     e.enq = now;
+    e.arrived = now;
     if (e.task < 0 && !e.job.long && longLoad[w] > 0) stats.probesBehindLong++;
     queues[w].push(e);
     markDirty(w);
@@ -303,14 +312,14 @@ export function simulateNodes(jobsIn: readonly PhoenixJob[], opts: NodeSimOption
   let nextEntry = 0;
   const entryId = (j: Job, task: number): number => {
     const id = nextEntry++;
-    inFlight.set(id, { job: j, task, slack: 0, enq: 0 });
+    inFlight.set(id, { job: j, task, slack: 0, enq: 0, arrived: 0 });
     return id;
   };
 
   const marker = new Int32Array(W);
   let mark = 0;
   const placeProbes = (j: Job, eligible: Int32Array): void => {
-    const count = o.probeRatio * (j.n - j.next);
+    const count = Math.max(o.probeRatio * (j.n - j.next), o.minProbes);
     if (policy.succinctState) {
       placeProbesSss(j, eligible, count);
       return;
@@ -438,7 +447,14 @@ export function simulateNodes(jobsIn: readonly PhoenixJob[], opts: NodeSimOption
     const s = crv.score(j.ids);
     return policy.congestedOnly && !(s > o.crvThreshold) ? 0 : s;
   };
-  const queueKey = (e: Entry): number => e.job.spec.estimate * Math.max(1, e.job.n - e.job.next);
+  const srptKey = (e: Entry): number => e.job.spec.estimate * Math.max(1, e.job.n - e.job.next);
+  // newestProbeFirst ablation (policies.ts): short probes keyed by arrival, newest first; long
+  // entries keep their SRPT key shifted behind every short probe. lifoBase exceeds every
+  // probe arrival time (the last job arrival plus a day), so keys stay >= 0.
+  const lifoBase = jobs.reduce((m, j) => Math.max(m, j.spec.arrival), 0) + 86400;
+  const queueKey = policy.newestProbeFirst
+    ? (e: Entry): number => (e.task < 0 && !e.job.long ? lifoBase - e.arrived : lifoBase + srptKey(e))
+    : srptKey;
   const modeOf = (w: number): 0 | 1 | 2 => (policy.crvReordering && flagged[w] ? 2 : policy.baseMode);
 
   /** One kernel call reorders every listed queue. */
@@ -621,7 +637,7 @@ function checkOptions(opts: NodeSimOptions): Resolved {
   if (opts === null || typeof opts !== "object") throw new InputError("options", `expected an object, got ${describeValue(opts)}`);
   const r: Resolved = {
     workers: opts.workers, seed: opts.seed, cutoff: opts.cutoff,
-    probeRatio: opts.probeRatio ?? 2, networkDelay: opts.networkDelay ?? 0.0005, heartbeat: opts.heartbeat ?? 9,
+    probeRatio: opts.probeRatio ?? 2, minProbes: opts.minProbes ?? 0, networkDelay: opts.networkDelay ?? 0.0005, heartbeat: opts.heartbeat ?? 9,
     slackThreshold: opts.slackThreshold ?? 5, crvThreshold: opts.crvThreshold ?? 1, qwaitThreshold: opts.qwaitThreshold ?? 90,
     shortOnlyFraction: opts.shortOnlyFraction ?? 0.02, stealAttempts: opts.stealAttempts ?? 10, historyLength: opts.historyLength ?? 16,
   };
@@ -633,7 +649,7 @@ function checkOptions(opts: NodeSimOptions): Resolved {
     const v = r[f];
     if (typeof v !== "number" || !Number.isFinite(v) || v < 0 || (!allowZero && v === 0)) throw new InputError(f, `must be a finite number ${allowZero ? ">=" : ">"} 0 (got ${describeValue(v)})`);
   };
-  int("workers", 1); int("probeRatio", 1); int("slackThreshold", 0); int("stealAttempts", 0); int("historyLength", 2);
+  int("workers", 1); int("probeRatio", 1); int("minProbes", 0); int("slackThreshold", 0); int("stealAttempts", 0); int("historyLength", 2);
   if (!Number.isFinite(r.seed)) throw new InputError("seed", `must be a finite number (got ${describeValue(r.seed)})`);
   pos("cutoff", true); pos("networkDelay", true); pos("heartbeat", false); pos("crvThreshold", true); pos("qwaitThreshold", true);
   if (!(r.shortOnlyFraction >= 0 && r.shortOnlyFraction < 1)) throw new InputError("shortOnlyFraction", `must be in [0, 1) (got ${describeValue(r.shortOnlyFraction)})`);

@@ -58,6 +58,19 @@ export interface NodePolicy {
   readonly waitAwareProbes: boolean;
   /** CRV reordering promotes only probes whose maximal CRV exceeds CRV_threshold. */
   readonly congestedOnly: boolean;
+  /**
+   * Ablation, off in every registered policy: in SRPT queues, short probes are served newest
+   * first (bounded by the slack threshold) instead of by remaining work. This is the order
+   * Eagle's published simulator actually runs, and the Eagle-C baseline the Phoenix paper was
+   * measured against (it built on that simulator, §V-A): its `get_next_probe_acc_to_sbp_srpt`
+   * assigns the running minimum to a misspelled variable (`min_remanining_exec_time`), so the
+   * minimum stays +inf and the scan keeps the LAST probe that the slack of the probes in front
+   * admits (a long probe, if any, first). Eagle bounds the bypassing by a delay budget of 5x a
+   * probe's estimated duration; here the kernel's bypass count (5) stands in for it. Example:
+   * queue [A arrived 10 s, B 12 s, C 15 s], all slack 0: SRPT serves the least remaining work,
+   * this order serves C, then B, then A (A and B each bypassed, slack + 1).
+   */
+  readonly newestProbeFirst: boolean;
 }
 
 export interface NodePolicyFactory {
@@ -87,17 +100,17 @@ const CENTRAL = { longJobs: "central", partition: true } as const;
 
 define("sparrow-c", "Sparrow-C: batch sampling among eligible workers, FIFO queues, long jobs probed too", {
   longJobs: "probes", succinctState: false, partition: false, stickyProbes: false, stealing: false,
-  baseMode: 0, crvReordering: false, relaxCongestedSoft: false, suspendStickyWhenCongested: false, waitAwareProbes: false, congestedOnly: false,
+  baseMode: 0, crvReordering: false, relaxCongestedSoft: false, suspendStickyWhenCongested: false, waitAwareProbes: false, congestedOnly: false, newestProbeFirst: false,
 });
 define("hawk-c", "Hawk-C: central long jobs, random constraint-filtered probes, work stealing, FIFO", {
   ...CENTRAL, succinctState: false, stickyProbes: false, stealing: true,
-  baseMode: 0, crvReordering: false, relaxCongestedSoft: false, suspendStickyWhenCongested: false, waitAwareProbes: false, congestedOnly: false,
+  baseMode: 0, crvReordering: false, relaxCongestedSoft: false, suspendStickyWhenCongested: false, waitAwareProbes: false, congestedOnly: false, newestProbeFirst: false,
 });
 define("eagle-c", "Eagle-C: central long jobs, succinct state sharing, sticky batch probing, SRPT reordering", {
   ...CENTRAL, succinctState: true, stickyProbes: true, stealing: false,
-  baseMode: 1, crvReordering: false, relaxCongestedSoft: false, suspendStickyWhenCongested: false, waitAwareProbes: false, congestedOnly: false,
+  baseMode: 1, crvReordering: false, relaxCongestedSoft: false, suspendStickyWhenCongested: false, waitAwareProbes: false, congestedOnly: false, newestProbeFirst: false,
 });
 define("phoenix", "Phoenix: Eagle-C plus the CRV monitor, CRV-based reordering of congested queues, soft-constraint relaxation", {
   ...CENTRAL, succinctState: true, stickyProbes: true, stealing: false,
-  baseMode: 1, crvReordering: true, relaxCongestedSoft: true, suspendStickyWhenCongested: false, waitAwareProbes: false, congestedOnly: true,
+  baseMode: 1, crvReordering: true, relaxCongestedSoft: true, suspendStickyWhenCongested: false, waitAwareProbes: false, congestedOnly: true, newestProbeFirst: false,
 });

@@ -27,7 +27,7 @@ import { EAGLE_CUTOFFS, parseEagleTrace } from "../phoenix/eagle-trace.js";
 import { attachConstraints, offeredLoad, workersForUtilization } from "../phoenix/workload.js";
 import { simulateNodes } from "../phoenix/node-sim.js";
 import { GROUPS, groupStats } from "../phoenix/metrics.js";
-import { nodePolicyNames } from "../phoenix/policies.js";
+import { getNodePolicy, nodePolicyNames, type NodePolicy } from "../phoenix/policies.js";
 
 const DEFAULT_POLICIES = ["phoenix", "eagle-c", "hawk-c", "sparrow-c"];
 
@@ -72,13 +72,19 @@ function run(opts: ScenarioOptions): ScenarioReport {
     if (!nodePolicyNames().includes(p)) throw new InputError(`policies[${i}]`, `unknown node policy '${p}'; known: ${nodePolicyNames().join(", ")}`);
   }
   const traceDir = resolve(process.cwd(), String(params.traceDir ?? "../shared/traces"));
-  const resolved: Record<string, unknown> = { traceDir, probeRatio: 2, networkDelay: 0.0005, heartbeat: 9, slackThreshold: 5, crvThreshold: 1, qwaitThreshold: 90 };
+  const resolved: Record<string, unknown> = { traceDir, probeRatio: 2, minProbes: 0, networkDelay: 0.0005, heartbeat: 9, slackThreshold: 5, crvThreshold: 1, qwaitThreshold: 90 };
   const simParams = {
-    probeRatio: numParam(params, "probeRatio", 2), networkDelay: numParam(params, "networkDelay", 0.0005),
+    probeRatio: numParam(params, "probeRatio", 2), minProbes: numParam(params, "minProbes", 0), networkDelay: numParam(params, "networkDelay", 0.0005),
     heartbeat: numParam(params, "heartbeat", 9), slackThreshold: numParam(params, "slackThreshold", 5),
     crvThreshold: numParam(params, "crvThreshold", 1), qwaitThreshold: numParam(params, "qwaitThreshold", 90),
   };
   Object.assign(resolved, simParams);
+  // eagleSimOrder=1 adds Eagle-C as Eagle's published simulator orders its queues (newest probe
+  // first, policies.ts newestProbeFirst): the baseline the paper's numbers were measured against
+  const simOrder = numParam(params, "eagleSimOrder", 0) !== 0;
+  resolved.eagleSimOrder = simOrder ? 1 : 0;
+  const variants: Array<{ label: string; policy: string | NodePolicy }> = policies.map((p) => ({ label: p, policy: p }));
+  if (simOrder) variants.push({ label: "eagle-c-simorder", policy: getNodePolicy("eagle-c", { newestProbeFirst: true }) });
 
   const tables: Table[] = [];
   const metrics: Record<string, unknown> = {};
@@ -100,16 +106,16 @@ function run(opts: ScenarioOptions): ScenarioReport {
     resolved[tr.utilParam] = utils.join(",");
     runs.push({ trace: tr, jobs, utils });
   }
-  const total = runs.reduce((a, r) => a + r.utils.length * policies.length, 0);
+  const total = runs.reduce((a, r) => a + r.utils.length * variants.length, 0);
   let done = 0;
   for (const { trace, jobs, utils } of runs) {
     const rows: Table["rows"] = [];
     const traceMetrics: unknown[] = [];
     for (const u of utils) {
       const workers = workersForUtilization(jobs, u);
-      for (const p of policies) {
+      for (const { label: p, policy } of variants) {
         const r = simulateNodes(jobs, {
-          engine: opts.engine, policy: p, workers, seed: opts.seed, cutoff: trace.cutoff,
+          engine: opts.engine, policy, workers, seed: opts.seed, cutoff: trace.cutoff,
           shortOnlyFraction: trace.shortOnlyFraction, ...simParams,
         });
         const g = groupStats(r.jobs);
@@ -123,6 +129,7 @@ function run(opts: ScenarioOptions): ScenarioReport {
         traceMetrics.push({
           workers, offeredLoad: offeredLoad(jobs, workers), policy: p, groups: Object.fromEntries(GROUPS.map((k) => [k, g[k]])),
           reorderedTasks: r.reorderedTasks, crvReorderedTasks: r.crvReorderedTasks, stolenProbes: r.stolenProbes,
+          probesBehindLong: r.probesBehindLong, resentProbes: r.resentProbes,
           cancelledProbes: r.cancelledProbes, rejected, utilization: r.utilization, makespan: r.makespan,
         });
         opts.onProgress?.(++done / total);
