@@ -283,16 +283,13 @@ export function simulateNodes(jobsIn: readonly PhoenixJob[], opts: NodeSimOption
   const placeCentral = (j: Job, eligible: Int32Array): void => {
     let cand = Array.from(eligible).filter((w) => w >= shortOnly);
     if (cand.length === 0) cand = Array.from(eligible);
-    // min-heap of candidate workers by estimated free time of their long backlog
+    // min-heap of candidate workers by estimated free time of their long backlog, ties by id:
+    // a strict total order, so the root is always the unique minimum and the workers chosen do
+    // not depend on the heap's layout (built in O(n), not sorted)
     const key = (w: number) => Math.max(now, longFreeEst[w]);
-    const h = cand.sort((a, b) => key(a) - key(b) || a - b);
-    // h is sorted, hence already a valid heap
+    const h = cand;
     const less = (a: number, b: number) => key(a) < key(b) || (key(a) === key(b) && a < b);
-    for (let t = 0; t < j.n; t++) {
-      const w = h[0];
-      longFreeEst[w] = key(w) + j.spec.estimate;
-      // sift the root down
-      let i = 0;
+    const siftDown = (i: number, w: number): void => {
       for (;;) {
         let c = 2 * i + 1;
         if (c >= h.length) break;
@@ -302,6 +299,12 @@ export function simulateNodes(jobsIn: readonly PhoenixJob[], opts: NodeSimOption
         i = c;
       }
       h[i] = w;
+    };
+    for (let i = (h.length >> 1) - 1; i >= 0; i--) siftDown(i, h[i]);
+    for (let t = 0; t < j.n; t++) {
+      const w = h[0];
+      longFreeEst[w] = key(w) + j.spec.estimate;
+      siftDown(0, w);
       longLoad[w]++;
       ev.push(now + rtt / 2, PROBE, w, entryId(j, t));
     }
