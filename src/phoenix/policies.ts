@@ -21,8 +21,8 @@
 //             nodes ... decided by light weight bit vector message exchanges ... similar to
 //             Eagle's Succinct State Sharing"; E[W] only marks queues for reordering.
 //             waitAwareProbes (E[W]-ranked placement) is kept as an ablation, off by default:
-//             across 5 seeds on Yahoo at 90% load it made the short p99 worse than CRV
-//             reordering alone on 4 of 5 seeds (up to +25%).
+//             on Yahoo at 90% load, seeds 1-3, Phoenix/Eagle-C short p99 0.92, 1.00, 0.96 with
+//             it vs 0.95, 0.90, 1.00 without: no gain.
 import { NamedRegistry } from "../sim/named-registry.js";
 import { InputError, describeValue } from "../engine/errors.js";
 
@@ -43,8 +43,8 @@ export interface NodePolicy {
   readonly relaxCongestedSoft: boolean;
   /**
    * Suspend sticky batch probing on workers in CRV mode (one reading of "Phoenix does not rely
-   * on SBP", §VI-A). Off by default: on YH2_sub.tr at 90% load it raised the short-job p99
-   * about six-fold; kept as an ablation.
+   * on SBP", §VI-A). Off by default: on YH2_sub.tr at 90% load, seeds 1-3, Phoenix/Eagle-C
+   * short p99 was 0.98, 1.18, 1.18 with it (0.95, 0.90, 1.00 without); kept as an ablation.
    */
   readonly suspendStickyWhenCongested: boolean;
   /**
