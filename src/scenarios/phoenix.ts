@@ -5,7 +5,7 @@
 // response times of short and long jobs, constrained and unconstrained, and reordered tasks.
 //
 // The traces live in ../shared/traces (relative to process.cwd(), the repo root); `traceDir`
-// overrides it. Default run (~25 s): all 3,363 Yahoo jobs at 90% and 40% load; the Google
+// overrides it. Default run (~35 s of CPU): all 3,363 Yahoo jobs at 90% and 40% load; the Google
 // trace is opt-in (`googleJobs=1500`, about a minute). `yahooJobs` / `googleJobs` take a
 // prefix of the trace (0 skips it); `yahooUtil` / `googleUtil` are comma-separated loads.
 // With constraints calibrated to Fig. 6 (constraint-gen.ts: ~12% of workers fit a 2-constraint
