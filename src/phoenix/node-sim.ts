@@ -376,8 +376,9 @@ export function simulateNodes(jobsIn: readonly PhoenixJob[], opts: NodeSimOption
       for (const w of rejected) ev.push(now + rtt / 2, PROBE, w, entryId(j, -1));
       return;
     }
-    // re-sent: long-free workers not probed yet first, then round the long-free set again
-    stats.resentProbes += need;
+    // re-sent (rejected ones, and the surplus when fewer eligible workers than probes):
+    // long-free workers not probed yet first, then round the long-free set again
+    stats.resentProbes += rejected.length;
     const fresh = free.filter((w) => marker[w] !== mark);
     const again = sample(fresh, need);
     need -= again.length;
@@ -582,9 +583,9 @@ export function simulateNodes(jobsIn: readonly PhoenixJob[], opts: NodeSimOption
         // SRPT selection at every free slot). Under SRPT its job's remaining work has just
         // shrunk, so it usually wins again; under CRV mode (Phoenix, Algorithm 1) a probe of a
         // more congested constraint can take the worker between two tasks of the sticky job.
-        // Example: worker runs job A (4 tasks left x 10 s, CRV 0.3); a probe of job B (CRV 2.5)
-        // waits. SRPT: A's key 40 s vs B's 60 s -> A again. CRV mode: B is promoted -> B runs,
-        // A's probe stays queued behind it (slack + 1).
+        // Example: worker runs job A (4 tasks left x 10 s, CRV 0.3); a probe of job B (6 tasks
+        // left x 10 s, CRV 2.5) waits. SRPT: A's key 40 s vs B's 60 s -> A again. CRV mode: B is
+        // promoted -> B runs, A's probe stays queued behind it (slack + 1).
         const sticky = policy.stickyProbes && entry.task < 0 && j.next < j.n && !(policy.suspendStickyWhenCongested && flagged[w]);
         if (sticky) {
           entry.enq = now;
