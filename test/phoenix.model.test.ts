@@ -13,6 +13,7 @@ import { generateMachines } from "../src/phoenix/machines.js";
 import { loadEagleTrace, parseEagleTrace, parseEagleLine, EAGLE_CUTOFFS, cutoffForTrace } from "../src/phoenix/eagle-trace.js";
 import { attachConstraints, workersForUtilization } from "../src/phoenix/workload.js";
 import { simulateNodes } from "../src/phoenix/node-sim.js";
+import { getNodePolicy } from "../src/phoenix/policies.js";
 import { Rng } from "../src/sim/random.js";
 
 const TRACES = join(process.cwd(), "../shared/traces/eagle-format");
@@ -225,6 +226,73 @@ describe("node-level simulator", () => {
     expect(() => simulateNodes([], { engine, policy: "nope", workers: 2, seed: 1, cutoff: 90 })).toThrow(/^policy:/);
     expect(() => simulateNodes([], { engine, policy: "phoenix", workers: 2, seed: 1, cutoff: 90, probeRatio: 0 })).toThrow(/^probeRatio:/);
   });
+  // Identical machines, so only the mechanism under test decides placement.
+  const uniform = (n: number): Machines => ({ count: n, attrs: Float64Array.from({ length: n * 8 }, (_, i) => [0, 16, 64, 4, 404, 2, 2.6, 10][i % 8]) });
+  const job = (arrival: number, durations: number[], estimate: number, constraints: Constraint[] = []) =>
+    ({ arrival, durations: Float64Array.from(durations), estimate, constraints });
+
+  it("sticky batch probing: the sticky probe competes again at each task end (Eagle-C, SRPT)", () => {
+    // one worker. A (3 x 10 s, estimate 10) starts at 0; B (1 x 10 s, estimate 5) arrives at 1.
+    // At A's first task end A's sticky probe re-enters the queue with key 10 x 2 left = 20 s,
+    // B's key is 5 s: B runs 10..20, then A's probe takes the worker again (20..40).
+    const r = simulateNodes([job(0, [10, 10, 10], 10), job(1, [10], 5)], { engine, policy: "eagle-c", workers: 1, seed: 1, cutoff: 90, machines: uniform(1) });
+    expect(r.jobs[1].end).toBeGreaterThan(20);
+    expect(r.jobs[1].end).toBeLessThan(20.01);
+    expect(r.jobs[0].end).toBeGreaterThan(40);
+    expect(r.jobs[0].end).toBeLessThan(40.01);
+    // without competition the sticky probe keeps the worker: A's tasks back to back
+    const alone = simulateNodes([job(0, [10, 10, 10], 10)], { engine, policy: "eagle-c", workers: 1, seed: 1, cutoff: 90, machines: uniform(1) });
+    expect(alone.jobs[0].end).toBeLessThan(30.01);
+  });
+
+  it("succinct state sharing: short probes avoid workers holding long work, re-sent at once, not after a heartbeat", () => {
+    // 8 workers, 1 short-only (shortOnlyFraction 1/8). A 1-s job at t = 0 starts the heartbeats;
+    // a long job (5 x 1000 s) lands on 5 workers at t = 1, after that heartbeat, and a 2-task
+    // short job arrives at t = 2, long before the next one (t = 9).
+    const jobs = [job(0, [1], 1), job(1, [1000, 1000, 1000, 1000, 1000], 1000), job(2, [5, 5], 5)];
+    for (const seed of [1, 2, 3, 4, 5]) {
+      const e = simulateNodes(jobs, { engine, policy: "eagle-c", workers: 8, seed, cutoff: 90, shortOnlyFraction: 0.125, machines: uniform(8) });
+      expect(e.probesBehindLong).toBe(0);
+      expect(e.jobs[2].response).toBeLessThan(6);
+    }
+    // Hawk-C probes at random: over 5 seeds some of its 4 probes land behind the long tasks
+    let behind = 0;
+    for (const seed of [1, 2, 3, 4, 5]) behind += simulateNodes(jobs, { engine, policy: "hawk-c", workers: 8, seed, cutoff: 90, shortOnlyFraction: 0.125, machines: uniform(8) }).probesBehindLong;
+    expect(behind).toBeGreaterThan(0);
+    // rejected probes are counted as re-sent
+    let resent = 0;
+    for (const seed of [1, 2, 3, 4, 5]) resent += simulateNodes(jobs, { engine, policy: "eagle-c", workers: 8, seed, cutoff: 90, shortOnlyFraction: 0.125, machines: uniform(8) }).resentProbes;
+    expect(resent).toBeGreaterThan(0);
+  });
+
+  it("succinct state sharing: a constrained job whose every worker holds long work queues behind it", () => {
+    // 4 workers, worker 3 is the only arm64 one and runs a long task from t = 0
+    const m = uniform(4);
+    m.attrs[3 * 8] = 1;
+    const arm: Constraint = { attr: "isa", op: "=", value: 1, hard: true };
+    const jobs = [job(0, [500], 500, [arm]), job(1, [5], 5, [arm])];
+    const r = simulateNodes(jobs, { engine, policy: "eagle-c", workers: 4, seed: 1, cutoff: 90, machines: m });
+    expect(r.probesBehindLong).toBe(2);
+    expect(r.jobs[1].end).toBeGreaterThan(505);
+    expect(r.jobs[1].end).toBeLessThan(505.01);
+  });
+
+  it("newestProbeFirst ablation (Eagle simulator's order): the newest short probe is served first", () => {
+    // one worker busy with X until 10; A, B, C (1 x 5 s each, equal SRPT keys) arrive at 1, 2, 3
+    const jobs = [job(0, [10], 10), job(1, [5], 5), job(2, [5], 5), job(3, [5], 5)];
+    const at = (o: object) => simulateNodes(jobs, { engine, policy: getNodePolicy("eagle-c", o), workers: 1, seed: 1, cutoff: 90, machines: uniform(1) }).jobs.map((j) => Math.round(j.end));
+    expect(at({})).toEqual([10, 15, 20, 25]); // SRPT ties keep arrival order
+    expect(at({ newestProbeFirst: true })).toEqual([10, 25, 20, 15]);
+  });
+
+  it("minProbes raises a small job's probe count (Eagle's simulator: at least 20)", () => {
+    // 30 idle workers, one 1-task job: every probe but the one that gets the task is cancelled
+    const r = (minProbes?: number) => simulateNodes([job(0, [5], 5)], { engine, policy: "eagle-c", workers: 30, seed: 1, cutoff: 90, machines: uniform(30), minProbes });
+    expect(r().cancelledProbes).toBe(1);
+    expect(r(20).cancelledProbes).toBe(19);
+    expect(() => r(-1)).toThrow(/^minProbes:/);
+  });
+
   it("a job no worker can run is rejected with a reason, not an exception", () => {
     const machines = generateMachines(10, new Rng(1));
     const job = { arrival: 0, durations: Float64Array.from([1]), estimate: 1, constraints: [{ attr: "cores" as const, op: ">" as const, value: 1e6, hard: true }] };

@@ -2,13 +2,19 @@
 // with generated constraints, over three constraint/simulation seeds (the scenario's seeds
 // 1-3: constraints seed s ^ 0x5eed, simulation seed s).
 //
-// With the constraint generator calibrated to the paper's Table II and Fig. 6 (12% of workers
-// fit a 2-constraint job, about 5% a 6-constraint job), Phoenix's short-job p99 at ~90% load is
-// 0.96-1.05 of Eagle-C's (geometric mean ~1.00 over seeds 1-5), they coincide at ~40% load,
-// and long jobs are not hurt. The paper's headline (Phoenix clearly ahead at high load) does
-// NOT reproduce in this model: it is kept below verbatim as a known failure (`it.fails`), so the
-// day it starts to hold this file turns red and someone updates it. (With the earlier,
-// too-narrow generator Phoenix looked ~12% ahead: that came from the unrealistic constraints.)
+// With constraints calibrated to the paper's Table II and Fig. 6, and Eagle's succinct state
+// sharing and sticky batch probing modelled as Eagle's simulator runs them (node-sim.ts),
+// Phoenix's short-job p99 at ~90% load is 0.95, 0.90, 1.00, 1.03, 1.00 of Eagle-C's over seeds
+// 1-5 (geometric mean 0.98), they coincide at ~40% load, and long jobs are not hurt. The
+// paper's headline (Phoenix 1.9x ahead at high load) does NOT reproduce against Eagle-C as the
+// Eagle paper describes it (SRPT): it is kept below as a known failure (`it.fails`), so the day
+// it starts to hold this file turns red and someone updates it.
+//
+// The last test pins our best explanation: Eagle's published simulator, which the Phoenix paper
+// built on, does not run SRPT — a misspelled variable makes it serve the newest probe the slack
+// admits (policies.ts, newestProbeFirst). Against that Eagle-C, Phoenix's p99 is 0.96, 0.90,
+// 0.91, 0.88, 0.91 at ~90% load (seeds 1-5, geometric mean 0.91) and equal at ~40%: the paper's
+// shape, though smaller than its 1.9x.
 import { beforeAll, describe, expect, it } from "vitest";
 import { join } from "node:path";
 import { loadEngineSync } from "../src/index.js";
@@ -16,26 +22,29 @@ import { loadEagleTrace, EAGLE_CUTOFFS } from "../src/phoenix/eagle-trace.js";
 import { attachConstraints, workersForUtilization } from "../src/phoenix/workload.js";
 import { simulateNodes } from "../src/phoenix/node-sim.js";
 import { groupStats } from "../src/phoenix/metrics.js";
+import { getNodePolicy } from "../src/phoenix/policies.js";
 import { Rng } from "../src/sim/random.js";
 
 type Run = { g: ReturnType<typeof groupStats>; r: ReturnType<typeof simulateNodes> };
+type Trio = { p: Run; e: Run; n: Run };
 const SEEDS = [1, 2, 3];
-const high: Array<{ p: Run; e: Run }> = [];
-let low: { p: Run; e: Run };
+const high: Trio[] = [];
+let low: Trio;
 
 beforeAll(async () => {
   const engine = loadEngineSync();
   const tr = await loadEagleTrace(join(process.cwd(), "../shared/traces/eagle-format/YH2_sub.tr"));
-  const at = (seed: number, u: number, policy: string): Run => {
+  const at = (seed: number, u: number, policy: string, options = {}): Run => {
     const jobs = attachConstraints(tr.jobs, new Rng(seed ^ 0x5eed));
-    const r = simulateNodes(jobs, { engine, policy, workers: workersForUtilization(jobs, u), seed, cutoff: EAGLE_CUTOFFS.yahoo });
+    const r = simulateNodes(jobs, { engine, policy: getNodePolicy(policy, options), workers: workersForUtilization(jobs, u), seed, cutoff: EAGLE_CUTOFFS.yahoo });
     return { g: groupStats(r.jobs), r };
   };
-  for (const seed of SEEDS) high.push({ p: at(seed, 0.9, "phoenix"), e: at(seed, 0.9, "eagle-c") });
-  low = { p: at(1, 0.4, "phoenix"), e: at(1, 0.4, "eagle-c") };
-}, 120_000);
+  const trio = (seed: number, u: number): Trio => ({ p: at(seed, u, "phoenix"), e: at(seed, u, "eagle-c"), n: at(seed, u, "eagle-c", { newestProbeFirst: true }) });
+  for (const seed of SEEDS) high.push(trio(seed, 0.9));
+  low = trio(1, 0.4);
+}, 240_000);
 
-const shortP99 = (x: { p: Run; e: Run }) => x.p.g.short.p99! / x.e.g.short.p99!;
+const shortP99 = (x: Trio, base: "e" | "n" = "e") => x.p.g.short.p99! / x[base].g.short.p99!;
 const geoMean = (xs: number[]) => Math.exp(xs.reduce((a, g) => a + Math.log(g), 0) / xs.length);
 
 describe("Phoenix vs Eagle-C on Yahoo (3 seeds)", () => {
@@ -57,10 +66,19 @@ describe("Phoenix vs Eagle-C on Yahoo (3 seeds)", () => {
     expect(Math.abs(shortP99(low) - 1)).toBeLessThan(0.03);
   });
 
-  // The paper's claim, unchanged. Known not to reproduce here (observed geometric mean ~0.99).
+  // The paper's claim, unchanged. Known not to reproduce here (observed geometric mean 0.95 on
+  // seeds 1-3, 0.98 on seeds 1-5).
   it.fails("paper headline: Phoenix clearly beats Eagle-C at high load (geometric mean of the p99 ratio < 0.95), more than at low load", () => {
-    const geo = geoMean(high.map(shortP99));
+    const geo = geoMean(high.map((x) => shortP99(x)));
     expect(geo).toBeLessThan(0.95);
     expect(Math.abs(1 - shortP99(low))).toBeLessThan(Math.abs(1 - geo));
+  });
+
+  it("explanation: against Eagle-C in the order Eagle's simulator runs (newest probe first), the paper's shape appears", () => {
+    const geo = geoMean(high.map((x) => shortP99(x, "n")));
+    expect(geo).toBeLessThan(0.95);
+    expect(Math.abs(1 - shortP99(low, "n"))).toBeLessThan(Math.abs(1 - geo));
+    // the baseline really differs: newest-first loses to SRPT at high load
+    expect(geoMean(high.map((x) => x.e.g.short.p99! / x.n.g.short.p99!))).toBeLessThan(1);
   });
 });

@@ -71,10 +71,14 @@ export class ConstraintIndex {
   private readonly ids = new Map<string, number>();
   readonly list: Constraint[] = [];
   readonly supply: number[] = [];
+  /** Per constraint id, the workers that satisfy it as a bitset (bit w of word w >>> 5). */
+  private readonly bits: Uint32Array[] = [];
+  private readonly words: number;
   private readonly eligibleCache = new Map<string, Int32Array>();
 
   constructor(machines: Machines) {
     this.machines = machines;
+    this.words = (machines.count + 31) >>> 5;
   }
 
   /** Dense id of a single constraint (first use counts its supply). */
@@ -85,20 +89,45 @@ export class ConstraintIndex {
       id = this.list.length;
       this.ids.set(key, id);
       this.list.push(c);
+      const b = new Uint32Array(this.words);
       let n = 0;
-      for (let w = 0; w < this.machines.count; w++) if (satisfies(this.machines, w, c)) n++;
+      for (let w = 0; w < this.machines.count; w++) {
+        if (satisfies(this.machines, w, c)) {
+          n++;
+          b[w >>> 5] |= 1 << (w & 31);
+        }
+      }
       this.supply.push(n);
+      this.bits.push(b);
     }
     return id;
   }
 
-  /** Workers satisfying every constraint in `cs`, ascending. */
+  /**
+   * Workers satisfying every constraint in `cs`, ascending: the AND of the constraints' bitsets
+   * (a job's set is usually new, so this runs once per job; a word-wise AND instead of a
+   * satisfiesAll per worker).
+   */
   eligible(cs: readonly Constraint[]): Int32Array {
     const key = cs.map(constraintKey).sort().join("&");
     let e = this.eligibleCache.get(key);
     if (!e) {
+      const count = this.machines.count;
       const out: number[] = [];
-      for (let w = 0; w < this.machines.count; w++) if (satisfiesAll(this.machines, w, cs)) out.push(w);
+      if (cs.length === 0) {
+        for (let w = 0; w < count; w++) out.push(w);
+      } else {
+        const sets = cs.map((c) => this.bits[this.id(c)]);
+        for (let i = 0; i < this.words; i++) {
+          let v = sets[0][i];
+          for (let k = 1; k < sets.length && v !== 0; k++) v &= sets[k][i];
+          while (v !== 0) {
+            const low = v & -v;
+            out.push((i << 5) + 31 - Math.clz32(low));
+            v ^= low;
+          }
+        }
+      }
       e = Int32Array.from(out);
       this.eligibleCache.set(key, e);
     }

@@ -33,9 +33,15 @@ export interface NodeSimOptions {
   machines?: Machines;
   /** Probes per task. Default 2. */
   probeRatio?: number;
+  /**
+   * Minimum probes per short job, whatever its task count. Default 0 (none: SPEC §7 says probe
+   * ratio 2). Eagle's simulator uses max(probeRatio x tasks, 20) (its MIN_NR_PROBES); kept as an
+   * option to measure that difference.
+   */
+  minProbes?: number;
   /** Round trip of a probe's task request, seconds. Default 0.0005. */
   networkDelay?: number;
-  /** Heartbeat (CRV monitor, state sharing), seconds. Default 9. */
+  /** Heartbeat of the CRV monitor, seconds. Default 9. */
   heartbeat?: number;
   /** Times a task may be bypassed. Default 5. */
   slackThreshold?: number;
@@ -76,6 +82,10 @@ export interface NodeSimResult {
   crvQueueRounds: number;
   stolenProbes: number;
   cancelledProbes: number;
+  /** Short probes that reached a worker holding long work (queued or running), as Eagle's STATS_SH_QUEUED_BEHIND_BIG. */
+  probesBehindLong: number;
+  /** Short probes rejected by a worker holding long work and re-sent (succinct state sharing). */
+  resentProbes: number;
   /** Busy task-seconds / (workers x (last end - first arrival)). */
   utilization: number;
   makespan: number;
@@ -104,6 +114,8 @@ interface Entry {
   task: number;
   slack: number;
   enq: number;
+  /** When the probe first reached this worker (a sticky probe keeps it; enq restarts). */
+  arrived: number;
 }
 
 export function simulateNodes(jobsIn: readonly PhoenixJob[], opts: NodeSimOptions): NodeSimResult {
@@ -133,7 +145,6 @@ export function simulateNodes(jobsIn: readonly PhoenixJob[], opts: NodeSimOption
   const currentTask = new Int32Array(W).fill(-1);
   const taskStart = new Float64Array(W);
   const longLoad = new Int32Array(W); // long entries queued or running
-  const longSnapshot = new Uint8Array(W); // longLoad > 0 at the last heartbeat
   const longFreeEst = new Float64Array(W); // central scheduler's view of each worker's long backlog
   const flagged = new Uint8Array(W); // CRV mode (Phoenix), set at heartbeats
   const waitEst = new Float64Array(W); // E[W] per worker at the last heartbeat (Phoenix)
@@ -145,7 +156,7 @@ export function simulateNodes(jobsIn: readonly PhoenixJob[], opts: NodeSimOption
   let flushPending = false;
   let active = 0;
   let busy = 0;
-  const stats = { reorderedTasks: 0, crvReorderedTasks: 0, reorderRounds: 0, crvQueueRounds: 0, stolenProbes: 0, cancelledProbes: 0, events: 0 };
+  const stats = { reorderedTasks: 0, crvReorderedTasks: 0, reorderRounds: 0, crvQueueRounds: 0, stolenProbes: 0, cancelledProbes: 0, probesBehindLong: 0, resentProbes: 0, events: 0 };
   const rtt = o.networkDelay;
 
   for (let i = 0; i < jobs.length; i++) ev.push(jobs[i].spec.arrival, ARRIVE, i);
@@ -167,6 +178,8 @@ export function simulateNodes(jobsIn: readonly PhoenixJob[], opts: NodeSimOption
 
   const enqueue = (w: number, e: Entry): void => {
     e.enq = now;
+    e.arrived = now;
+    if (e.task < 0 && !e.job.long && longLoad[w] > 0) stats.probesBehindLong++;
     queues[w].push(e);
     markDirty(w);
   };
@@ -270,16 +283,13 @@ export function simulateNodes(jobsIn: readonly PhoenixJob[], opts: NodeSimOption
   const placeCentral = (j: Job, eligible: Int32Array): void => {
     let cand = Array.from(eligible).filter((w) => w >= shortOnly);
     if (cand.length === 0) cand = Array.from(eligible);
-    // min-heap of candidate workers by estimated free time of their long backlog
+    // min-heap of candidate workers by estimated free time of their long backlog, ties by id:
+    // a strict total order, so the root is always the unique minimum and the workers chosen do
+    // not depend on the heap's layout (built in O(n), not sorted)
     const key = (w: number) => Math.max(now, longFreeEst[w]);
-    const h = cand.sort((a, b) => key(a) - key(b) || a - b);
-    // h is sorted, hence already a valid heap
+    const h = cand;
     const less = (a: number, b: number) => key(a) < key(b) || (key(a) === key(b) && a < b);
-    for (let t = 0; t < j.n; t++) {
-      const w = h[0];
-      longFreeEst[w] = key(w) + j.spec.estimate;
-      // sift the root down
-      let i = 0;
+    const siftDown = (i: number, w: number): void => {
       for (;;) {
         let c = 2 * i + 1;
         if (c >= h.length) break;
@@ -289,6 +299,12 @@ export function simulateNodes(jobsIn: readonly PhoenixJob[], opts: NodeSimOption
         i = c;
       }
       h[i] = w;
+    };
+    for (let i = (h.length >> 1) - 1; i >= 0; i--) siftDown(i, h[i]);
+    for (let t = 0; t < j.n; t++) {
+      const w = h[0];
+      longFreeEst[w] = key(w) + j.spec.estimate;
+      siftDown(0, w);
       longLoad[w]++;
       ev.push(now + rtt / 2, PROBE, w, entryId(j, t));
     }
@@ -299,26 +315,79 @@ export function simulateNodes(jobsIn: readonly PhoenixJob[], opts: NodeSimOption
   let nextEntry = 0;
   const entryId = (j: Job, task: number): number => {
     const id = nextEntry++;
-    inFlight.set(id, { job: j, task, slack: 0, enq: 0 });
+    inFlight.set(id, { job: j, task, slack: 0, enq: 0, arrived: 0 });
     return id;
   };
 
   const marker = new Int32Array(W);
   let mark = 0;
   const placeProbes = (j: Job, eligible: Int32Array): void => {
-    const count = o.probeRatio * (j.n - j.next);
-    let preferred: number[] | Int32Array = eligible;
-    const fallback: number[] = [];
+    const count = Math.max(o.probeRatio * (j.n - j.next), o.minProbes);
     if (policy.succinctState) {
-      const p: number[] = [];
-      for (const w of eligible) (longSnapshot[w] ? fallback : p).push(w);
-      preferred = p;
+      placeProbesSss(j, eligible, count);
+      return;
     }
-    const targets = policy.waitAwareProbes && hot ? sampleByWait(preferred, count) : sample(preferred, count);
-    if (targets.length < count && fallback.length > 0) for (const w of sample(fallback, count - targets.length)) targets.push(w);
+    const targets = sample(eligible, count);
     // fewer eligible workers than probes: the remaining probes go round the set again
     for (let k = 0; targets.length < count; k++) targets.push(targets[k]);
     for (const w of targets) ev.push(now + rtt / 2, PROBE, w, entryId(j, -1));
+  };
+
+  /**
+   * Eagle's succinct state sharing (SSS), as its simulator models it (`send_probes_eagle`,
+   * `try_round_of_probing`): a short probe that reaches a worker running or holding long work
+   * is rejected, and the reply carries the worker's copy of the long-job bit vector, so the
+   * scheduler re-sends the probe, one round trip later, to a worker that bit vector shows
+   * long-free. Phoenix places probes the same way (§IV-A: "similar to Eagle's Succinct State
+   * Sharing"). The bit vector here is the central scheduler's current one (longLoad), which is
+   * what a rejection returns; there is no heartbeat staleness in Eagle's SSS. Only when no
+   * eligible worker is long-free (a constrained job whose workers all hold long work) do
+   * probes stay queued behind long work: the job has nowhere else to run.
+   *
+   * Example: 2 tasks -> 4 probes to {A, B, C, D}; B runs a long task -> A, C, D queue the probe
+   * at t + rtt/2, B rejects it and it is re-sent to a long-free eligible worker E (not already
+   * probed when possible), arriving at t + 1.5 rtt.
+   */
+  const placeProbesSss = (j: Job, eligible: Int32Array, count: number): void => {
+    const free: number[] = [];
+    for (const w of eligible) if (longLoad[w] === 0) free.push(w);
+    if (policy.waitAwareProbes && hot && free.length > 0) {
+      // ablation: the long-free workers with the lowest E[W] (sampleByWait)
+      const t = sampleByWait(free, count);
+      for (let k = 0; t.length < count; k++) t.push(t[k]);
+      for (const w of t) ev.push(now + rtt / 2, PROBE, w, entryId(j, -1));
+      return;
+    }
+    const first = sample(eligible, count);
+    const rejected: number[] = [];
+    mark++;
+    for (const w of first) {
+      if (longLoad[w] === 0) {
+        marker[w] = mark;
+        ev.push(now + rtt / 2, PROBE, w, entryId(j, -1));
+      } else rejected.push(w);
+    }
+    let need = count - (first.length - rejected.length);
+    if (need === 0) return;
+    if (free.length === 0) {
+      // every eligible worker holds long work (so none accepted: rejected = first): the
+      // probes have nowhere else to go and queue behind it, going round the set again
+      for (let k = 0; rejected.length < count; k++) rejected.push(rejected[k]);
+      for (const w of rejected) ev.push(now + rtt / 2, PROBE, w, entryId(j, -1));
+      return;
+    }
+    // re-sent (rejected ones, and the surplus when fewer eligible workers than probes):
+    // long-free workers not probed yet first, then round the long-free set again
+    stats.resentProbes += rejected.length;
+    const fresh = free.filter((w) => marker[w] !== mark);
+    const again = sample(fresh, need);
+    need -= again.length;
+    if (need > 0) {
+      const more = sample(free, Math.min(need, free.length));
+      for (let k = 0; more.length < need; k++) more.push(more[k]);
+      for (const w of more) again.push(w);
+    }
+    for (const w of again) ev.push(now + rtt / 2 + rtt, PROBE, w, entryId(j, -1));
   };
 
   /**
@@ -382,7 +451,14 @@ export function simulateNodes(jobsIn: readonly PhoenixJob[], opts: NodeSimOption
     const s = crv.score(j.ids);
     return policy.congestedOnly && !(s > o.crvThreshold) ? 0 : s;
   };
-  const queueKey = (e: Entry): number => e.job.spec.estimate * Math.max(1, e.job.n - e.job.next);
+  const srptKey = (e: Entry): number => e.job.spec.estimate * Math.max(1, e.job.n - e.job.next);
+  // newestProbeFirst ablation (policies.ts): short probes keyed by arrival, newest first; long
+  // entries keep their SRPT key shifted behind every short probe. lifoBase exceeds every
+  // probe arrival time (the last job arrival plus a day), so keys stay >= 0.
+  const lifoBase = jobs.reduce((m, j) => Math.max(m, j.spec.arrival), 0) + 86400;
+  const queueKey = policy.newestProbeFirst
+    ? (e: Entry): number => (e.task < 0 && !e.job.long ? lifoBase - e.arrived : lifoBase + srptKey(e))
+    : srptKey;
   const modeOf = (w: number): 0 | 1 | 2 => (policy.crvReordering && flagged[w] ? 2 : policy.baseMode);
 
   /** One kernel call reorders every listed queue. */
@@ -422,7 +498,6 @@ export function simulateNodes(jobsIn: readonly PhoenixJob[], opts: NodeSimOption
   };
 
   const heartbeat = (): void => {
-    for (let w = 0; w < W; w++) longSnapshot[w] = longLoad[w] > 0 ? 1 : 0;
     if (policy.crvReordering) monitorRound();
   };
 
@@ -502,11 +577,21 @@ export function simulateNodes(jobsIn: readonly PhoenixJob[], opts: NodeSimOption
         }
         state[w] = IDLE;
         current[w] = null;
-        // sticky batch probing: the probe stays and asks its job for another task
+        // Sticky batch probing: the probe is not consumed by its task; it stays at the head of
+        // the worker's queue and, at this task end, competes again under the queue's discipline
+        // (Eagle's simulator keeps a successful short probe in `queued_probes` and re-runs its
+        // SRPT selection at every free slot). Under SRPT its job's remaining work has just
+        // shrunk, so it usually wins again; under CRV mode (Phoenix, Algorithm 1) a probe of a
+        // more congested constraint can take the worker between two tasks of the sticky job.
+        // Example: worker runs job A (4 tasks left x 10 s, CRV 0.3); a probe of job B (6 tasks
+        // left x 10 s, CRV 2.5) waits. SRPT: A's key 40 s vs B's 60 s -> A again. CRV mode: B is
+        // promoted -> B runs, A's probe stays queued behind it (slack + 1).
         const sticky = policy.stickyProbes && entry.task < 0 && j.next < j.n && !(policy.suspendStickyWhenCongested && flagged[w]);
         if (sticky) {
           entry.enq = now;
-          serve(w, entry);
+          queues[w].unshift(entry);
+          if (queues[w].length >= 2 && modeOf(w) !== 0) markDirty(w); // reorder, then dispatch at the flush
+          else dispatch(w);
         } else dispatch(w);
         break;
       }
@@ -545,6 +630,7 @@ export function simulateNodes(jobsIn: readonly PhoenixJob[], opts: NodeSimOption
     reorderedTasks: stats.reorderedTasks, crvReorderedTasks: stats.crvReorderedTasks,
     reorderRounds: stats.reorderRounds, crvQueueRounds: stats.crvQueueRounds,
     stolenProbes: stats.stolenProbes, cancelledProbes: stats.cancelledProbes,
+    probesBehindLong: stats.probesBehindLong, resentProbes: stats.resentProbes,
     utilization: makespan > 0 ? busy / (W * makespan) : 0, makespan, events: stats.events,
   };
 }
@@ -555,7 +641,7 @@ function checkOptions(opts: NodeSimOptions): Resolved {
   if (opts === null || typeof opts !== "object") throw new InputError("options", `expected an object, got ${describeValue(opts)}`);
   const r: Resolved = {
     workers: opts.workers, seed: opts.seed, cutoff: opts.cutoff,
-    probeRatio: opts.probeRatio ?? 2, networkDelay: opts.networkDelay ?? 0.0005, heartbeat: opts.heartbeat ?? 9,
+    probeRatio: opts.probeRatio ?? 2, minProbes: opts.minProbes ?? 0, networkDelay: opts.networkDelay ?? 0.0005, heartbeat: opts.heartbeat ?? 9,
     slackThreshold: opts.slackThreshold ?? 5, crvThreshold: opts.crvThreshold ?? 1, qwaitThreshold: opts.qwaitThreshold ?? 90,
     shortOnlyFraction: opts.shortOnlyFraction ?? 0.02, stealAttempts: opts.stealAttempts ?? 10, historyLength: opts.historyLength ?? 16,
   };
@@ -567,7 +653,7 @@ function checkOptions(opts: NodeSimOptions): Resolved {
     const v = r[f];
     if (typeof v !== "number" || !Number.isFinite(v) || v < 0 || (!allowZero && v === 0)) throw new InputError(f, `must be a finite number ${allowZero ? ">=" : ">"} 0 (got ${describeValue(v)})`);
   };
-  int("workers", 1); int("probeRatio", 1); int("slackThreshold", 0); int("stealAttempts", 0); int("historyLength", 2);
+  int("workers", 1); int("probeRatio", 1); int("minProbes", 0); int("slackThreshold", 0); int("stealAttempts", 0); int("historyLength", 2);
   if (!Number.isFinite(r.seed)) throw new InputError("seed", `must be a finite number (got ${describeValue(r.seed)})`);
   pos("cutoff", true); pos("networkDelay", true); pos("heartbeat", false); pos("crvThreshold", true); pos("qwaitThreshold", true);
   if (!(r.shortOnlyFraction >= 0 && r.shortOnlyFraction < 1)) throw new InputError("shortOnlyFraction", `must be in [0, 1) (got ${describeValue(r.shortOnlyFraction)})`);

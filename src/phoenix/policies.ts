@@ -7,9 +7,11 @@
 //  Hawk-C     long jobs centrally on the least-loaded eligible worker of the long partition,
 //             short jobs by random eligible probes over all workers, FIFO, randomized work
 //             stealing of short probes queued behind long tasks [stealing yes, ATC].
-//  Eagle-C    Hawk's split plus succinct state sharing (short probes avoid workers that held
-//             long work at the last heartbeat), sticky batch probing and SRPT queue
-//             reordering with the slack bound [SRPT yes, SBP yes, no stealing].
+//  Eagle-C    Hawk's split plus succinct state sharing (a short probe reaching a worker that
+//             holds long work is rejected and re-sent to a long-free eligible worker, as in
+//             Eagle's simulator), sticky batch probing (the probe stays queued and competes
+//             again at each task end) and SRPT queue reordering with the slack bound
+//             [SRPT yes, SBP yes, no stealing].
 //  Phoenix    Eagle-C plus the CRV monitor: on workers whose E[W] exceeds Qwait_threshold
 //             while some constraint's CRV exceeds CRV_threshold, the queue is reordered by CRV
 //             instead of SRPT, promoting the probes whose maximal CRV is the queue's maximum
@@ -19,8 +21,8 @@
 //             nodes ... decided by light weight bit vector message exchanges ... similar to
 //             Eagle's Succinct State Sharing"; E[W] only marks queues for reordering.
 //             waitAwareProbes (E[W]-ranked placement) is kept as an ablation, off by default:
-//             across 5 seeds on Yahoo at 90% load it made the short p99 worse than CRV
-//             reordering alone on 4 of 5 seeds (up to +25%).
+//             on Yahoo at 90% load, seeds 1-3, Phoenix/Eagle-C short p99 0.92, 1.00, 0.96 with
+//             it vs 0.95, 0.90, 1.00 without: no gain.
 import { NamedRegistry } from "../sim/named-registry.js";
 import { InputError, describeValue } from "../engine/errors.js";
 
@@ -41,8 +43,8 @@ export interface NodePolicy {
   readonly relaxCongestedSoft: boolean;
   /**
    * Suspend sticky batch probing on workers in CRV mode (one reading of "Phoenix does not rely
-   * on SBP", §VI-A). Off by default: on YH2_sub.tr at 90% load it raised the short-job p99
-   * about six-fold; kept as an ablation.
+   * on SBP", §VI-A). Off by default: on YH2_sub.tr at 90% load, seeds 1-3, Phoenix/Eagle-C
+   * short p99 was 0.98, 1.18, 1.18 with it (0.95, 0.90, 1.00 without); kept as an ablation.
    */
   readonly suspendStickyWhenCongested: boolean;
   /**
@@ -56,6 +58,19 @@ export interface NodePolicy {
   readonly waitAwareProbes: boolean;
   /** CRV reordering promotes only probes whose maximal CRV exceeds CRV_threshold. */
   readonly congestedOnly: boolean;
+  /**
+   * Ablation, off in every registered policy: in SRPT queues, short probes are served newest
+   * first (bounded by the slack threshold) instead of by remaining work. This is the order
+   * Eagle's published simulator actually runs, and the Eagle-C baseline the Phoenix paper was
+   * measured against (it built on that simulator, §V-A): its `get_next_probe_acc_to_sbp_srpt`
+   * assigns the running minimum to a misspelled variable (`min_remanining_exec_time`), so the
+   * minimum stays +inf and the scan keeps the LAST probe that the slack of the probes in front
+   * admits (a long probe, if any, first). Eagle bounds the bypassing by a delay budget of 5x a
+   * probe's estimated duration; here the kernel's bypass count (5) stands in for it. Example:
+   * queue [A arrived 10 s, B 12 s, C 15 s], all slack 0: SRPT serves the least remaining work,
+   * this order serves C, then B, then A (A and B each bypassed, slack + 1).
+   */
+  readonly newestProbeFirst: boolean;
 }
 
 export interface NodePolicyFactory {
@@ -85,17 +100,17 @@ const CENTRAL = { longJobs: "central", partition: true } as const;
 
 define("sparrow-c", "Sparrow-C: batch sampling among eligible workers, FIFO queues, long jobs probed too", {
   longJobs: "probes", succinctState: false, partition: false, stickyProbes: false, stealing: false,
-  baseMode: 0, crvReordering: false, relaxCongestedSoft: false, suspendStickyWhenCongested: false, waitAwareProbes: false, congestedOnly: false,
+  baseMode: 0, crvReordering: false, relaxCongestedSoft: false, suspendStickyWhenCongested: false, waitAwareProbes: false, congestedOnly: false, newestProbeFirst: false,
 });
 define("hawk-c", "Hawk-C: central long jobs, random constraint-filtered probes, work stealing, FIFO", {
   ...CENTRAL, succinctState: false, stickyProbes: false, stealing: true,
-  baseMode: 0, crvReordering: false, relaxCongestedSoft: false, suspendStickyWhenCongested: false, waitAwareProbes: false, congestedOnly: false,
+  baseMode: 0, crvReordering: false, relaxCongestedSoft: false, suspendStickyWhenCongested: false, waitAwareProbes: false, congestedOnly: false, newestProbeFirst: false,
 });
 define("eagle-c", "Eagle-C: central long jobs, succinct state sharing, sticky batch probing, SRPT reordering", {
   ...CENTRAL, succinctState: true, stickyProbes: true, stealing: false,
-  baseMode: 1, crvReordering: false, relaxCongestedSoft: false, suspendStickyWhenCongested: false, waitAwareProbes: false, congestedOnly: false,
+  baseMode: 1, crvReordering: false, relaxCongestedSoft: false, suspendStickyWhenCongested: false, waitAwareProbes: false, congestedOnly: false, newestProbeFirst: false,
 });
 define("phoenix", "Phoenix: Eagle-C plus the CRV monitor, CRV-based reordering of congested queues, soft-constraint relaxation", {
   ...CENTRAL, succinctState: true, stickyProbes: true, stealing: false,
-  baseMode: 1, crvReordering: true, relaxCongestedSoft: true, suspendStickyWhenCongested: false, waitAwareProbes: false, congestedOnly: true,
+  baseMode: 1, crvReordering: true, relaxCongestedSoft: true, suspendStickyWhenCongested: false, waitAwareProbes: false, congestedOnly: true, newestProbeFirst: false,
 });
