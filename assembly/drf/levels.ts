@@ -234,18 +234,24 @@ function levelsSolve(
     while (shift < 31 && ((khi - klo) >> shift) >= <u32>nb) shift++;
     memory.fill(grid, 0, <usize>nb * cellBytes);
     gatherRows(m, k, list, dem, outAlloc);
+    const kp = k & ~1;
     let row = outAlloc;
     for (let q = 0; q < m; q++, row += rowBytes) {
       const i = <i32>ldu(list, q);
-      const rt = ldf(rate, i);
+      const rv = v128.load64_splat(rate + (<usize>i << 3));
       const g = grid + <usize>gridIndex(hi32(ldf(endKey, i)), lo, shift, nb) * cellBytes;
-      for (let r = 0; r < k; r++) {
-        const d = ldf(row, r);
-        stf(g, r, ldf(g, r) + d);
-        stf(g + gsOff, r, ldf(g + gsOff, r) + rt * d);
-      }
+      // two resources per f64x2 (the same two operations per element as one at a time)
+      for (let r = 0; r < kp; r += 2) addPair(g + (<usize>r << 3), gsOff, v128.load(row + (<usize>r << 3)), rv);
+      if (k & 1) addPair(g + (<usize>kp << 3), gsOff, v128.load64_zero(row + (<usize>kp << 3)), rv);
     }
   }
+}
+
+/** cell[0..1] += d, cell[gsOff..] += rate * d (an odd K's pad lane adds 0). */
+@inline function addPair(p: usize, gsOff: usize, d: v128, rv: v128): void {
+  v128.store(p, f64x2.add(v128.load(p), d));
+  const q = p + gsOff;
+  v128.store(q, f64x2.add(v128.load(q), f64x2.mul(rv, d)));
 }
 
 /** Copies the rows of the m queues at `list` one after another into `out`. */
@@ -261,8 +267,24 @@ function gatherRows(m: i32, k: i32, list: usize, dem: usize, out: usize): void {
 
 /** Round 1's survivors: every i < n with key > t and no saturated resource, into `list`; returns their count. */
 function survivorsOfAll(n: i32, endKey: usize, mask: usize, t: f64, satMask: u32, list: usize): i32 {
+  // four queues per step: key > t (two f64x2) and mask & satMask == 0 (one i32x4)
+  const tv = f64x2.splat(t);
+  const sv = i32x4.splat(<i32>satMask);
+  const zero = i32x4.splat(0);
   let kept = 0;
-  for (let i = 0; i < n; i++) {
+  let i = 0;
+  for (; i + 3 < n; i += 4) {
+    const off = <usize>i << 3;
+    const big = i64x2.bitmask(f64x2.gt(v128.load(endKey + off), tv))
+      | (i64x2.bitmask(f64x2.gt(v128.load(endKey + off + 16), tv)) << 2);
+    let keep = big & i32x4.bitmask(i32x4.eq(v128.and(v128.load(mask + (<usize>i << 2)), sv), zero));
+    while (keep) {
+      stu(list, kept, <u32>(i + ctz(keep)));
+      kept++;
+      keep &= keep - 1;
+    }
+  }
+  for (; i < n; i++) {
     stu(list, kept, <u32>i);
     kept += <i32>((ldf(endKey, i) > t) & ((ldu(mask, i) & satMask) == 0));
   }
@@ -282,8 +304,21 @@ function survivorsOfList(m: i32, list: usize, endKey: usize, mask: usize, t: f64
 
 /** Indices i < n with lo <= keys[i] < hi, in index order (a queue without demand has key -1). */
 function keysInRange(n: i32, keys: usize, lo: f64, hi: f64, out: usize): i32 {
+  // four keys per step; hits are rare (one bucket's worth), so the loop over them rarely runs
+  const lv = f64x2.splat(lo), hv = f64x2.splat(hi);
   let c = 0;
-  for (let i = 0; i < n; i++) {
+  let i = 0;
+  for (; i + 3 < n; i += 4) {
+    const a = v128.load(keys + (<usize>i << 3)), b = v128.load(keys + (<usize>i << 3) + 16);
+    let hit = i64x2.bitmask(v128.and(f64x2.ge(a, lv), f64x2.lt(a, hv)))
+      | (i64x2.bitmask(v128.and(f64x2.ge(b, lv), f64x2.lt(b, hv))) << 2);
+    while (hit) {
+      stu(out, c, <u32>(i + ctz(hit)));
+      c++;
+      hit &= hit - 1;
+    }
+  }
+  for (; i < n; i++) {
     const e = ldf(keys, i);
     stu(out, c, <u32>i);
     c += <i32>(e >= lo && e < hi);
