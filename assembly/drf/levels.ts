@@ -91,7 +91,7 @@ export function drfLevels(
   levelsSolve(n, live, k, cap, dem, outAlloc, rate, endKey, list, members, mask,
     used, slope, satAt, sat, levels, fbase, base, cur, s1, grid, radix, lo, shift, nb);
 
-  levelsOutputs(n, k, dem, mask, levels, table, endKey, rate, delta, outLambda, outAlloc, outDs);
+  levelsOutputs(n, k, dem, invCap, mask, levels, table, endKey, rate, delta, outLambda, outAlloc, outDs);
   return OK;
 }
 

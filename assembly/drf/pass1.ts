@@ -31,6 +31,14 @@ const RETRY: i32 = -0x40000000;
 export const PAIR_MAX_K: i32 = 8;
 
 /**
+ * Mask bit (K <= 8 only) of a queue whose delta is stored: the pair loop does not store
+ * delta (the output pass recomputes it from the row it reads anyway, the same products and
+ * maximum), slowRow does, and marks the queue. The two queues of a pair are either both
+ * taken by the pair loop or both redone by slowRow.
+ */
+export const STORED_DELTA: u32 = 1 << 8;
+
+/**
  * Returns the number of queues with demand, or -status (error index stored). Writes
  * delta, rate, endKey and mask for every queue (a queue without demand: 0, 0, -1, 0).
  */
@@ -73,10 +81,11 @@ export function levelsPass1(
   if (live != RETRY) return live;
 
   // careful loop: every row with every check, in order
+  const flag = k <= PAIR_MAX_K ? STORED_DELTA : 0;
   memory.fill(grid, 0, gridBytes);
   live = 0;
   for (let i = 0; i < n; i++) {
-    const s = slowRow(i, k, dem, weights, cap, invCap, divideRatios, scratch, exact, rate, delta, endKey, mask, grid, lo, shift, nb);
+    const s = slowRow(i, k, dem, weights, cap, invCap, divideRatios, scratch, exact, rate, delta, endKey, mask, grid, lo, shift, nb, flag);
     if (s < 0) return s;
     live += s;
   }
@@ -159,14 +168,13 @@ function gridHasNaN(grid: usize, bytes: usize): bool {
     let ok = v128.and(v128.and(f64x2.ge(dl, vlo), f64x2.le(dl, vhi)), v128.and(f64x2.ge(rt, vlo), f64x2.le(rt, vhi)));
     if (W) ok = v128.and(ok, v128.and(f64x2.ge(e, vlo), f64x2.le(e, vhi)));
     if ((i64x2.bitmask(sg) | (i64x2.bitmask(ok) ^ 3)) != 0) {
-      const sa = slowRow(i, K, dem, weights, cap, invCap, false, scratch, exact, rate, delta, endKey, mask, grid, lo, shift, nb);
+      const sa = slowRow(i, K, dem, weights, cap, invCap, false, scratch, exact, rate, delta, endKey, mask, grid, lo, shift, nb, STORED_DELTA);
       if (sa < 0) return RETRY;
-      const sb = slowRow(i + 1, K, dem, weights, cap, invCap, false, scratch, exact, rate, delta, endKey, mask, grid, lo, shift, nb);
+      const sb = slowRow(i + 1, K, dem, weights, cap, invCap, false, scratch, exact, rate, delta, endKey, mask, grid, lo, shift, nb, STORED_DELTA);
       if (sb < 0) return RETRY;
       live += sa + sb;
       continue;
     }
-    v128.store(delta + off, dl);
     v128.store(rate + off, rt);
     v128.store(endKey + off, e);
     // row i into its bucket, then row i + 1 (the same adds in row order as the per-row code)
@@ -187,7 +195,7 @@ function gridHasNaN(grid: usize, bytes: usize): bool {
     live += 2;
   }
   if (i < n) {
-    const s = slowRow(i, K, dem, weights, cap, invCap, false, scratch, exact, rate, delta, endKey, mask, grid, lo, shift, nb);
+    const s = slowRow(i, K, dem, weights, cap, invCap, false, scratch, exact, rate, delta, endKey, mask, grid, lo, shift, nb, STORED_DELTA);
     if (s < 0) return RETRY;
     live += s;
   }
@@ -204,7 +212,7 @@ function gridHasNaN(grid: usize, bytes: usize): bool {
 function slowRow(
   i: i32, k: i32, dem: usize, weights: usize, cap: usize, invCap: usize, divideRatios: bool,
   scratch: usize, exact: usize, rate: usize, delta: usize, endKey: usize, mask: usize,
-  grid: usize, lo: u32, shift: u32, nb: i32,
+  grid: usize, lo: u32, shift: u32, nb: i32, flag: u32,
 ): i32 {
   const w = weights ? ldf(weights, i) : 1.0;
   if (!(w > 0) || !isFiniteF64(w)) return -fail(scratch, E_WEIGHT, i);
@@ -218,13 +226,13 @@ function slowRow(
   }
   const bad = divideRatios || bits >= 0x8000000000000000;
   let dl = best;
-  if (!bad && dl == 0) return noDemand(i, rate, delta, endKey, mask);
+  if (!bad && dl == 0) return noDemand(i, rate, delta, endKey, mask, flag);
   let rt = w / dl;
   let e = weights ? dl / w : dl;
   if (bad || !(inRange(dl) && inRange(rt) && inRange(e))) {
     const st = exactRow(i, k, row, cap, invCap, divideRatios, w, scratch, exact);
     if (st > 0) return -st;
-    if (st < 0) return noDemand(i, rate, delta, endKey, mask);
+    if (st < 0) return noDemand(i, rate, delta, endKey, mask, flag);
     dl = load<f64>(exact);
     rt = load<f64>(exact, 8);
     e = load<f64>(exact, 16);
@@ -241,14 +249,14 @@ function slowRow(
     stf(g + gsOff, r, ldf(g + gsOff, r) + rt * d);
     msk |= <u32>(d > 0) << <u32>r;
   }
-  stu(mask, i, msk);
+  stu(mask, i, msk | flag);
   return 1;
 }
 
-@inline function noDemand(i: i32, rate: usize, delta: usize, endKey: usize, mask: usize): i32 {
+@inline function noDemand(i: i32, rate: usize, delta: usize, endKey: usize, mask: usize, flag: u32): i32 {
   stf(delta, i, 0);
   stf(rate, i, 0);
   stf(endKey, i, -1);
-  stu(mask, i, 0);
+  stu(mask, i, flag);
   return 0;
 }
