@@ -14,8 +14,8 @@
 // Without offsets (plain weighted DRF, the common call) a different algorithm is used:
 // every queue ramps from 0, so queue i ends at min(its cap, the first saturation level
 // among the resources it uses), and the at most K saturation levels are found from
-// bucketed sums collected in the pass that validates (drfLevels below). Offsets keep the
-// event loop.
+// bucketed sums collected in the pass that validates (drfLevels in drf/levels.ts, with
+// pass1.ts and output.ts; shared pieces in drf/common.ts). Offsets keep the event loop.
 //
 // Where the time goes in the event path, and why it is shaped this way (N = 1e5, K = 6):
 // - One pass reads D: it validates, finds delta, and (no offsets) computes the cap key and

@@ -35,8 +35,16 @@
 // no level, every queue capped (lambda 1); keys far outside round 1's sampled range land in
 // the end buckets (still exact, only slower to walk).
 //
-// Where the time goes (N = 1e5, K = 6, in floors = one pass reading D): see the header
-// of assembly/drf.ts.
+// Where the time goes (N = 1e5, K = 6, bench instance; in floors = one pass reading D,
+// medians of runs interleaved with the floor on the shared 2-core bench machine): pass 1
+// ~5.6 (about 3 of it the 2K bucket adds per row: six f64x2 load-add-stores, which no
+// layout or grid size tried made cheaper; the rest the products, the two f64x2 divides
+// per pair of rows, the checks, keys, masks and stores); round 1 ~1.3 (the bracket, the
+// key scan for the bracketing bucket's ~300 queues, their sort and walk, the survivor
+// scan); the survivors' grid ~0.8 (about 8% of the rows survive; gathering their rows is
+// bound by memory latency); round 2 ~0.3; the output pass ~2.2 (it reads D, the keys,
+// rates and masks and writes lambda, the dominant shares and N*K allocations). ~10 in all.
+// At N = 1e4 (everything cache-resident) pass 1 is ~7 floors of ~10: it is compute-bound.
 import { ldf, stf, ldu, stu, ldb, stb, isFiniteF64 } from "../util/mem";
 import { sortRangeByKey } from "../util/radix";
 import { OK } from "../util/status";
