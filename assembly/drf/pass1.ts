@@ -39,8 +39,9 @@ export const PAIR_MAX_K: i32 = 8;
 export const STORED_DELTA: u32 = 1 << 8;
 
 /**
- * Returns the number of queues with demand, or -status (error index stored). Writes
- * delta, rate, endKey and mask for every queue (a queue without demand: 0, 0, -1, 0).
+ * Returns the number of queues with demand, or -status (error index stored). Writes rate,
+ * endKey and mask for every queue, delta for the queues slowRow does (marked STORED_DELTA
+ * when K <= 8; a queue without demand: delta 0, rate 0, key -1, mask 0 or STORED_DELTA).
  */
 export function levelsPass1(
   n: i32, k: i32, cap: usize, dem: usize, weights: usize, scratch: usize,
