@@ -1,0 +1,263 @@
+// Pass 1 of DRF's level path (levels.ts): the only full read of D before the outputs. Per
+// queue: validation, delta (the largest D/C, as the largest D * (1/C)), rate = w / delta,
+// cap key e = delta / w, the mask of the resources it uses, and its row added into the
+// grid bucket of its key (sums of D and of rate*D).
+//
+// Fast path (K <= 8, capacities whose reciprocals are finite): two rows per iteration with
+// K fixed at compile time (one copy of the loop per K, the 1/C vectors in registers), so
+// the two rows' rate divisions share one f64x2 divide and so do their key divisions. A
+// pair is taken when all its products have a clear sign bit and delta, rate and key are
+// all in [2^-1000, 2^1000]; otherwise each of the two rows is redone by slowRow (which is
+// the per-row code with every check, so errors and edge values do not depend on the
+// pairing). A +NaN demand can slip through the pair test (pmax drops NaN); it then makes
+// its bucket's sums NaN, which the end-of-pass check catches. Any error or NaN sends the
+// whole pass to the careful per-row loop (rows in order, so the first bad element is the
+// one reported). Same values as the per-row code on every valid input: the same products,
+// the maximum of non-negative values in any order, the same divisions, the same adds in
+// row order into the same cells.
+//
+// Worked example (K = 2, C = <9, 18>, w = 1): rows <9, 36> and <27, 9> give products
+// <1, 2> and <3, 0.5>; delta = <2, 3>, rate = <0.5, 0.333..>, key = <2, 3>, masks 0b11 and
+// 0b11. Edge values: a zero row (delta 0) or a -0 demand sends its pair to slowRow, which
+// marks a queue without demand with delta 0, rate 0, key -1 and mask 0.
+import { ldf, stf, stu, isFiniteF64 } from "../util/mem";
+import { E_WEIGHT } from "../util/status";
+import { fail, exactRow, gridCellBytes, gridIndex, hi32, inRange, RANGE_LO, RANGE_HI } from "./common";
+
+/** The fast pass met an error or a NaN: redo every row with the careful loop. */
+const RETRY: i32 = -0x40000000;
+
+/** Largest K with a compile-time specialised pair loop. */
+export const PAIR_MAX_K: i32 = 8;
+
+/**
+ * Mask bit (K <= 8 only) of a queue whose delta is stored: the pair loop does not store
+ * delta (the output pass recomputes it from the row it reads anyway, the same products and
+ * maximum), slowRow does, and marks the queue. The two queues of a pair are either both
+ * taken by the pair loop or both redone by slowRow.
+ */
+export const STORED_DELTA: u32 = 1 << 8;
+
+/**
+ * Returns the number of queues with demand, or -status (error index stored). Writes rate,
+ * endKey and mask for every queue, delta for the queues slowRow does (marked STORED_DELTA
+ * when K <= 8; a queue without demand: delta 0, rate 0, key -1, mask 0 or STORED_DELTA).
+ */
+export function levelsPass1(
+  n: i32, k: i32, cap: usize, dem: usize, weights: usize, scratch: usize,
+  divideRatios: bool, invCap: usize,
+  rate: usize, delta: usize, endKey: usize, mask: usize, exact: usize,
+  grid: usize, lo: u32, shift: u32, nb: i32,
+): i32 {
+  const gridBytes = <usize>nb * gridCellBytes(k);
+  memory.fill(grid, 0, gridBytes);
+  let live = RETRY;
+  if (!divideRatios && k <= PAIR_MAX_K) {
+    if (weights) {
+      switch (k) {
+        case 1: live = pairs(1, true, n, dem, weights, cap, invCap, scratch, exact, rate, delta, endKey, mask, grid, lo, shift, nb); break;
+        case 2: live = pairs(2, true, n, dem, weights, cap, invCap, scratch, exact, rate, delta, endKey, mask, grid, lo, shift, nb); break;
+        case 3: live = pairs(3, true, n, dem, weights, cap, invCap, scratch, exact, rate, delta, endKey, mask, grid, lo, shift, nb); break;
+        case 4: live = pairs(4, true, n, dem, weights, cap, invCap, scratch, exact, rate, delta, endKey, mask, grid, lo, shift, nb); break;
+        case 5: live = pairs(5, true, n, dem, weights, cap, invCap, scratch, exact, rate, delta, endKey, mask, grid, lo, shift, nb); break;
+        case 6: live = pairs(6, true, n, dem, weights, cap, invCap, scratch, exact, rate, delta, endKey, mask, grid, lo, shift, nb); break;
+        case 7: live = pairs(7, true, n, dem, weights, cap, invCap, scratch, exact, rate, delta, endKey, mask, grid, lo, shift, nb); break;
+        default: live = pairs(8, true, n, dem, weights, cap, invCap, scratch, exact, rate, delta, endKey, mask, grid, lo, shift, nb);
+      }
+    } else {
+      switch (k) {
+        case 1: live = pairs(1, false, n, dem, weights, cap, invCap, scratch, exact, rate, delta, endKey, mask, grid, lo, shift, nb); break;
+        case 2: live = pairs(2, false, n, dem, weights, cap, invCap, scratch, exact, rate, delta, endKey, mask, grid, lo, shift, nb); break;
+        case 3: live = pairs(3, false, n, dem, weights, cap, invCap, scratch, exact, rate, delta, endKey, mask, grid, lo, shift, nb); break;
+        case 4: live = pairs(4, false, n, dem, weights, cap, invCap, scratch, exact, rate, delta, endKey, mask, grid, lo, shift, nb); break;
+        case 5: live = pairs(5, false, n, dem, weights, cap, invCap, scratch, exact, rate, delta, endKey, mask, grid, lo, shift, nb); break;
+        case 6: live = pairs(6, false, n, dem, weights, cap, invCap, scratch, exact, rate, delta, endKey, mask, grid, lo, shift, nb); break;
+        case 7: live = pairs(7, false, n, dem, weights, cap, invCap, scratch, exact, rate, delta, endKey, mask, grid, lo, shift, nb); break;
+        default: live = pairs(8, false, n, dem, weights, cap, invCap, scratch, exact, rate, delta, endKey, mask, grid, lo, shift, nb);
+      }
+    }
+    // a NaN demand that the pair test let through shows up as a NaN sum
+    if (live != RETRY && gridHasNaN(grid, gridBytes)) live = RETRY;
+  }
+  if (live != RETRY) return live;
+
+  // careful loop: every row with every check, in order
+  const flag = k <= PAIR_MAX_K ? STORED_DELTA : 0;
+  memory.fill(grid, 0, gridBytes);
+  live = 0;
+  for (let i = 0; i < n; i++) {
+    const s = slowRow(i, k, dem, weights, cap, invCap, divideRatios, scratch, exact, rate, delta, endKey, mask, grid, lo, shift, nb, flag);
+    if (s < 0) return s;
+    live += s;
+  }
+  return live;
+}
+
+function gridHasNaN(grid: usize, bytes: usize): bool {
+  let acc = f64x2.splat(0);
+  for (let p: usize = 0; p < bytes; p += 16) {
+    const v = v128.load(grid + p);
+    acc = v128.or(acc, f64x2.ne(v, v));
+  }
+  return v128.any_true(acc);
+}
+
+/** Slot j of a K-vector: resources 2j and 2j+1 (the second lane 0 past an odd K). */
+@inline function slot(p: usize, j: i32, K: i32): v128 {
+  return 2 * j + 1 == K ? v128.load64_zero(p + (<usize>j << 4)) : v128.load(p + (<usize>j << 4));
+}
+
+/** Adds slot j of a row into a cell (D, and rate*D at +gsOff); returns the slot's mask bits. */
+@inline function addSlot(g: usize, gsOff: usize, j: i32, d: v128, rv: v128): u32 {
+  const p = g + (<usize>j << 4);
+  v128.store(p, f64x2.add(v128.load(p), d));
+  const q = p + gsOff;
+  v128.store(q, f64x2.add(v128.load(q), f64x2.mul(rv, d)));
+  return <u32>i64x2.bitmask(f64x2.gt(d, f64x2.splat(0))) << (<u32>j << 1);
+}
+
+/** The pair loop for a compile-time K (1..8) and weights present or not (W). */
+@inline function pairs(
+  K: i32, W: bool, n: i32, dem: usize, weights: usize, cap: usize, invCap: usize, scratch: usize, exact: usize,
+  rate: usize, delta: usize, endKey: usize, mask: usize, grid: usize, lo: u32, shift: u32, nb: i32,
+): i32 {
+  const rowBytes = <usize>K << 3;
+  const gsOff = <usize>((K + 1) & ~1) << 3;
+  const cellBytes = gsOff << 1;
+  const zero = f64x2.splat(0);
+  const one = f64x2.splat(1);
+  const vlo = f64x2.splat(RANGE_LO);
+  const vhi = f64x2.splat(RANGE_HI);
+  const c0 = slot(invCap, 0, K);
+  const c1 = K > 2 ? slot(invCap, 1, K) : zero;
+  const c2 = K > 4 ? slot(invCap, 2, K) : zero;
+  const c3 = K > 6 ? slot(invCap, 3, K) : zero;
+  let live = 0;
+  let i = 0;
+  let ra = dem;
+  for (; i + 1 < n; i += 2, ra += rowBytes << 1) {
+    const rb = ra + rowBytes;
+    const a0 = slot(ra, 0, K), b0 = slot(rb, 0, K);
+    let xa = f64x2.mul(a0, c0), xb = f64x2.mul(b0, c0);
+    let ma = xa, mb = xb;
+    let sg = v128.or(xa, xb);
+    let a1 = zero, b1 = zero, a2 = zero, b2 = zero, a3 = zero, b3 = zero;
+    if (K > 2) {
+      a1 = slot(ra, 1, K); b1 = slot(rb, 1, K);
+      xa = f64x2.mul(a1, c1); xb = f64x2.mul(b1, c1);
+      ma = f64x2.pmax(ma, xa); mb = f64x2.pmax(mb, xb);
+      sg = v128.or(sg, v128.or(xa, xb));
+    }
+    if (K > 4) {
+      a2 = slot(ra, 2, K); b2 = slot(rb, 2, K);
+      xa = f64x2.mul(a2, c2); xb = f64x2.mul(b2, c2);
+      ma = f64x2.pmax(ma, xa); mb = f64x2.pmax(mb, xb);
+      sg = v128.or(sg, v128.or(xa, xb));
+    }
+    if (K > 6) {
+      a3 = slot(ra, 3, K); b3 = slot(rb, 3, K);
+      xa = f64x2.mul(a3, c3); xb = f64x2.mul(b3, c3);
+      ma = f64x2.pmax(ma, xa); mb = f64x2.pmax(mb, xb);
+      sg = v128.or(sg, v128.or(xa, xb));
+    }
+    // lane 0 = row i, lane 1 = row i + 1
+    const dl = f64x2.pmax(i64x2.shuffle(ma, mb, 0, 2), i64x2.shuffle(ma, mb, 1, 3));
+    const off = <usize>i << 3;
+    const w = W ? v128.load(weights + off) : one;
+    const rt = f64x2.div(w, dl);
+    const e = W ? f64x2.div(dl, w) : dl;
+    let ok = v128.and(v128.and(f64x2.ge(dl, vlo), f64x2.le(dl, vhi)), v128.and(f64x2.ge(rt, vlo), f64x2.le(rt, vhi)));
+    if (W) ok = v128.and(ok, v128.and(f64x2.ge(e, vlo), f64x2.le(e, vhi)));
+    if ((i64x2.bitmask(sg) | (i64x2.bitmask(ok) ^ 3)) != 0) {
+      const sa = slowRow(i, K, dem, weights, cap, invCap, false, scratch, exact, rate, delta, endKey, mask, grid, lo, shift, nb, STORED_DELTA);
+      if (sa < 0) return RETRY;
+      const sb = slowRow(i + 1, K, dem, weights, cap, invCap, false, scratch, exact, rate, delta, endKey, mask, grid, lo, shift, nb, STORED_DELTA);
+      if (sb < 0) return RETRY;
+      live += sa + sb;
+      continue;
+    }
+    v128.store(rate + off, rt);
+    v128.store(endKey + off, e);
+    // row i into its bucket, then row i + 1 (the same adds in row order as the per-row code)
+    let g = grid + <usize>gridIndex(i32x4.extract_lane(e, 1), lo, shift, nb) * cellBytes;
+    let rv = i64x2.shuffle(rt, rt, 0, 0);
+    let msk = addSlot(g, gsOff, 0, a0, rv);
+    if (K > 2) msk |= addSlot(g, gsOff, 1, a1, rv);
+    if (K > 4) msk |= addSlot(g, gsOff, 2, a2, rv);
+    if (K > 6) msk |= addSlot(g, gsOff, 3, a3, rv);
+    stu(mask, i, msk);
+    g = grid + <usize>gridIndex(i32x4.extract_lane(e, 3), lo, shift, nb) * cellBytes;
+    rv = i64x2.shuffle(rt, rt, 1, 1);
+    msk = addSlot(g, gsOff, 0, b0, rv);
+    if (K > 2) msk |= addSlot(g, gsOff, 1, b1, rv);
+    if (K > 4) msk |= addSlot(g, gsOff, 2, b2, rv);
+    if (K > 6) msk |= addSlot(g, gsOff, 3, b3, rv);
+    stu(mask, i + 1, msk);
+    live += 2;
+  }
+  if (i < n) {
+    const s = slowRow(i, K, dem, weights, cap, invCap, false, scratch, exact, rate, delta, endKey, mask, grid, lo, shift, nb, STORED_DELTA);
+    if (s < 0) return RETRY;
+    live += s;
+  }
+  return live;
+}
+
+/**
+ * One row with every check (the event path's checks in its order, so the same first error):
+ * 1 when the queue has demand, 0 when it has none, or -status. The largest product D * (1/C)
+ * is taken when every product is finite and >= +0 (bits below +Inf, sign clear) and delta,
+ * rate and key are in range; anything else (a bad demand, -0, a subnormal capacity, an
+ * extreme ratio) is redone exactly as the event path does it, checks and all.
+ */
+function slowRow(
+  i: i32, k: i32, dem: usize, weights: usize, cap: usize, invCap: usize, divideRatios: bool,
+  scratch: usize, exact: usize, rate: usize, delta: usize, endKey: usize, mask: usize,
+  grid: usize, lo: u32, shift: u32, nb: i32, flag: u32,
+): i32 {
+  const w = weights ? ldf(weights, i) : 1.0;
+  if (!(w > 0) || !isFiniteF64(w)) return -fail(scratch, E_WEIGHT, i);
+  const row = dem + (<usize>(i * k) << 3);
+  let bits: u64 = 0;
+  let best: f64 = 0;
+  for (let r = 0; r < k; r++) {
+    const x = ldf(row, r) * ldf(invCap, r);
+    bits |= select<u64>(0x8000000000000000, reinterpret<u64>(x), reinterpret<u64>(x) >= 0x7ff0000000000000);
+    best = max(best, x);
+  }
+  const bad = divideRatios || bits >= 0x8000000000000000;
+  let dl = best;
+  if (!bad && dl == 0) return noDemand(i, rate, delta, endKey, mask, flag);
+  let rt = w / dl;
+  let e = weights ? dl / w : dl;
+  if (bad || !(inRange(dl) && inRange(rt) && inRange(e))) {
+    const st = exactRow(i, k, row, cap, invCap, divideRatios, w, scratch, exact);
+    if (st > 0) return -st;
+    if (st < 0) return noDemand(i, rate, delta, endKey, mask, flag);
+    dl = load<f64>(exact);
+    rt = load<f64>(exact, 8);
+    e = load<f64>(exact, 16);
+  }
+  stf(delta, i, dl);
+  stf(rate, i, rt);
+  stf(endKey, i, e);
+  const gsOff = <usize>((k + 1) & ~1) << 3;
+  const g = grid + <usize>gridIndex(hi32(e), lo, shift, nb) * (gsOff << 1);
+  let msk: u32 = 0;
+  for (let r = 0; r < k; r++) {
+    const d = ldf(row, r);
+    stf(g, r, ldf(g, r) + d);
+    stf(g + gsOff, r, ldf(g + gsOff, r) + rt * d);
+    msk |= <u32>(d > 0) << <u32>r;
+  }
+  stu(mask, i, msk | flag);
+  return 1;
+}
+
+@inline function noDemand(i: i32, rate: usize, delta: usize, endKey: usize, mask: usize, flag: u32): i32 {
+  stf(delta, i, 0);
+  stf(rate, i, 0);
+  stf(endKey, i, -1);
+  stu(mask, i, flag);
+  return 0;
+}
