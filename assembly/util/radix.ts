@@ -4,19 +4,22 @@ import { ldf, ldu, stu, align8 } from "./mem";
 // numbers; no NaN, no -0), always into the total order (key, index). The JS twin in
 // src/kernels/js/radix.ts produces the same orders.
 //
-// - sortIndicesByKey: a whole array. One counting pass spreads the keys over about n/4
-//   buckets by the top bits of (bits - smallest bits), so the buckets follow the keys'
-//   actual range; each bucket (a few keys, contiguous with their bits alongside) is then
-//   insertion-sorted, or LSD-radix-sorted if it is large. Four light passes over the keys
-//   instead of one heavy pass per byte: keys spread over a few decades vary in 7 of their
-//   8 bytes, so the plain byte radix needs 7 scatter passes.
-//   Example, keys [0.3, 0.1, 0.2, 0.1] (n = 4: below SMALL the insertion sort runs alone,
-//   but the steps are the same): lo = bits(0.1); the bucket of each key is
-//   (bits - lo) >> shift, so both 0.1 share bucket 0 in index order (1, 3), then 0.2 and
-//   0.3 -> order [1, 3, 2, 0].
-//   Edge values: all keys equal -> index order, no pass after the min/max one; a few huge
-//   keys (+inf) with the rest tiny -> most keys share bucket 0, which is radix-sorted
-//   (digits constant in that bucket are skipped), so the cost stays O(n) passes.
+// - sortIndicesByKey: a whole array. Two stable LSD counting passes (11-bit digits, 8-bit
+//   below BIG_DIGIT_FROM keys) on the top 22 bits of (bits - smallest bits), so the digits
+//   follow the keys' actual range, then one insertion pass over the whole array for the
+//   bits below: keys that differ in the top 22 bits of the range are already in order,
+//   and few keys share them, so the pass is nearly free and its branch well predicted.
+//   Four passes over the keys (min/max, histogram, two scatters) instead of one scatter
+//   per byte: keys spread over a few decades vary in 7 of their 8 bytes.
+//   Example, n = 100 keys 1, 2, ..., 100 in reverse (key[i] = 100 - i): lo = bits(1),
+//   bits(100) - lo < 2^55, so shift = 55 - 22 = 33 (8-bit digits: 55 - 16 = 39); the two
+//   passes order them by (bits - lo) >> shift — for integers 1..100 those top bits already
+//   tell them apart — and the insertion pass finds nothing to move: [99, 98, ..., 0].
+//   Edge values: n <= SMALL -> insertion sort alone; all keys equal -> index order after
+//   the min/max pass; range below 2^22 -> the digits hold every bit, no insertion pass; a
+//   few far outliers (+inf among small keys) squeeze the rest into a few top-bit values,
+//   the insertion moves pile up and past 8 per key a full byte radix takes over, so the
+//   cost stays O(n) passes.
 // - sortRangeByKey: stable sort of a run of indices that is already in index order.
 //   Insertion sort for short runs, otherwise LSD byte radix with one histogram pass for
 //   all eight digits, skipping digits on which every key agrees.
@@ -29,24 +32,17 @@ import { ldf, ldu, stu, align8 } from "./mem";
 const SMALL: i32 = 64;
 export const RADIX_HIST_BYTES: usize = 8 * 256 * 4;
 const MAX_BUCKETS: i32 = 1 << 15;
-// sortIndicesByKey's buckets: about n / 4 keys (fewer keys per bucket cost more bucket
-// visits than they save in insertion moves)
-const KEYS_PER_SORT_BUCKET: i32 = 1;
-const MAX_SORT_BUCKETS: i32 = 1 << 17;
-
-/** Bucket count sortIndicesByKey uses for n keys: a power of two, about n / 4. */
-function sortBucketsFor(n: i32): i32 {
-  let b = 1;
-  while (b < MAX_SORT_BUCKETS && b * KEYS_PER_SORT_BUCKET < n) b <<= 1;
-  return b;
-}
+// sortIndicesByKey: 11-bit digits (2 x 2048 counters, 16 KiB) from here, 8-bit below, where
+// clearing and summing 4096 counters would cost more than the keys
+const BIG_DIGIT_FROM: i32 = 4096;
+const HIST_BYTES: usize = 2 * 2048 * 4; // >= RADIX_HIST_BYTES
 
 /**
- * Bytes of scratch for sorting n keys: two key buffers and two index buffers (the range
- * sort), the bucket ends of sortIndicesByKey, and the digit histograms.
+ * Bytes of scratch for sorting n keys: two key buffers and two index buffers, and the
+ * digit histograms (the byte radix's 8 x 256, or sortIndicesByKey's 2 x 2048).
  */
 export function radixScratchBytes(n: i32): usize {
-  return (<usize>n << 3) * 2 + align8(<usize>n << 2) * 2 + align8(<usize>(sortBucketsFor(n) + 1) << 2) + RADIX_HIST_BYTES;
+  return (<usize>n << 3) * 2 + align8(<usize>n << 2) * 2 + HIST_BYTES;
 }
 
 /**
@@ -59,13 +55,11 @@ export function sortIndicesByKey(n: i32, keys: usize, outIdx: usize, scratch: us
     sortRangeByKey(outIdx, n, keys, scratch);
     return;
   }
-  // layout: bits (n u64) | temp bits (n u64) | temp indices (n u32) | (n u32) | ends | histograms
+  // layout: bits (n u64) | temp bits (n u64) | temp indices (n u32) | (n u32) | histograms
   const bits = scratch;
   const tk = bits + (<usize>n << 3);
   const ti = tk + (<usize>n << 3);
-  const nb = sortBucketsFor(n);
-  const ends = ti + align8(<usize>n << 2) * 2;
-  const hist = ends + align8(<usize>(nb + 1) << 2);
+  const hist = ti + align8(<usize>n << 2) * 2;
   let lo: u64 = <u64>-1, hi: u64 = 0;
   for (let i = 0; i < n; i++) {
     const b = load<u64>(keys + (<usize>i << 3));
@@ -76,38 +70,51 @@ export function sortIndicesByKey(n: i32, keys: usize, outIdx: usize, scratch: us
     for (let i = 0; i < n; i++) stu(outIdx, i, <u32>i);
     return;
   }
-  let shift: u64 = 0;
-  while (((hi - lo) >> shift) >= <u64>nb) shift++;
-  memory.fill(ends, 0, <usize>nb << 2);
+  // the two digits are the top 2*D bits of (bits - lo)
+  const d: u64 = n >= BIG_DIGIT_FROM ? 11 : 8;
+  const top = <u64>(64 - clz(hi - lo));
+  const shift: u64 = top > 2 * d ? top - 2 * d : 0;
+  const dmask: u64 = (<u64>1 << d) - 1;
+  const nd = <i32>(1 << <i32>d);
+  const h1 = hist, h2 = hist + (<usize>nd << 2);
+  memory.fill(hist, 0, <usize>nd << 3);
   for (let i = 0; i < n; i++) {
-    const at = ends + (<usize>((load<u64>(keys + (<usize>i << 3)) - lo) >> shift) << 2);
-    store<u32>(at, load<u32>(at) + 1);
+    const x = (load<u64>(keys + (<usize>i << 3)) - lo) >> shift;
+    const a1 = h1 + (<usize>(x & dmask) << 2), a2 = h2 + (<usize>(x >> d) << 2);
+    store<u32>(a1, load<u32>(a1) + 1);
+    store<u32>(a2, load<u32>(a2) + 1);
   }
-  let sum: u32 = 0;
-  for (let b = 0; b < nb; b++) {
-    const c = ldu(ends, b);
-    stu(ends, b, sum);
-    sum += c;
+  let s1: u32 = 0, s2: u32 = 0;
+  for (let b = 0; b < nd; b++) {
+    const c1 = ldu(h1, b), c2 = ldu(h2, b);
+    stu(h1, b, s1);
+    stu(h2, b, s2);
+    s1 += c1;
+    s2 += c2;
   }
-  // scatter in index order (stable); ends[b] moves from the start to the end of bucket b
+  // low digit: keys (index order) -> tk/ti; high digit: tk/ti -> bits/outIdx (both stable)
   for (let i = 0; i < n; i++) {
-    const x = load<u64>(keys + (<usize>i << 3));
-    const at = ends + (<usize>((x - lo) >> shift) << 2);
+    const b = load<u64>(keys + (<usize>i << 3));
+    const at = h1 + (<usize>(((b - lo) >> shift) & dmask) << 2);
     const pos = load<u32>(at);
     store<u32>(at, pos + 1);
-    store<u64>(bits + (<usize>pos << 3), x);
-    stu(outIdx, <i32>pos, <u32>i);
+    store<u64>(tk + (<usize>pos << 3), b);
+    stu(ti, <i32>pos, <u32>i);
   }
-  // large buckets (rare unless the keys cluster): radix-sorted in place
-  let s: u32 = 0;
-  for (let b = 0; b < nb; b++) {
-    const e = ldu(ends, b);
-    if (e - s > <u32>SMALL) radixPairs(<i32>(e - s), bits + (<usize>s << 3), outIdx + (<usize>s << 2), tk, ti, hist);
-    s = e;
+  for (let j = 0; j < n; j++) {
+    const b = load<u64>(tk + (<usize>j << 3));
+    const at = h2 + (<usize>(((b - lo) >> shift) >> d) << 2);
+    const pos = load<u32>(at);
+    store<u32>(at, pos + 1);
+    store<u64>(bits + (<usize>pos << 3), b);
+    stu(outIdx, <i32>pos, ldu(ti, j));
   }
-  // the rest: one insertion pass over the whole array. A lower bucket holds only smaller
-  // keys, so nothing moves past its bucket's start: O(n + moves inside small buckets),
-  // and no per-bucket loop (whose unpredictable trip counts cost more than the moves).
+  if (shift == 0) return; // the digits held every bit that differs
+  // Now sorted by the top 2*D bits; keys that share them are still in index order. One
+  // insertion pass finishes: nothing moves past a key with smaller top bits. If the keys
+  // cluster (a few far outliers stretch the range) the moves pile up: past a budget of
+  // 8 per key, a full byte radix takes over (stable, and equal keys are in index order).
+  let budget = <i64>n << 3;
   for (let j = 1; j < n; j++) {
     const x = load<u64>(bits + (<usize>j << 3));
     if (load<u64>(bits + (<usize>(j - 1) << 3)) <= x) continue;
@@ -120,6 +127,11 @@ export function sortIndicesByKey(n: i32, keys: usize, outIdx: usize, scratch: us
     } while (p >= 0 && load<u64>(bits + (<usize>p << 3)) > x);
     store<u64>(bits + (<usize>(p + 1) << 3), x);
     stu(outIdx, p + 1, xi);
+    budget -= j - 1 - p;
+    if (budget < 0) {
+      radixPairs(n, bits, outIdx, tk, ti, hist);
+      return;
+    }
   }
 }
 
