@@ -1,27 +1,43 @@
-// Pure-TS twin of assembly/srpt.ts (SRPT among BoPF soft LQs; algorithm, worked example and
-// edge values are documented there). Same operations in the same order, so both backends
-// agree exactly.
+// Pure-TS twin of assembly/srpt.ts (SRPT among BoPF soft LQs; algorithm, worked example,
+// edge values and why the shortcuts are exact are documented there). Same steps: one scan
+// (validation, key, rate cap, mask), the sort, the greedy step in blocks that skip queues
+// blocked by an exhausted resource (with the same division-free test for queues that fit),
+// one allocation pass. Scalar instead of lane pairs; min and max are exact and order-free,
+// so both backends agree bit for bit.
 import { Status } from "../status.js";
 import { RadixScratch, sortIndicesByKey } from "./radix.js";
 import { isFiniteF64 } from "./finite.js";
 
+// as in assembly/srpt.ts
+const BLOCK = 256;
+const MASK_BITS = 30;
+const FULL = 0x80000000;
+
 export class SrptScratch {
   errIndex = -1;
   keys = new Float64Array(0);
+  caps = new Float64Array(0);
+  masks = new Uint32Array(0);
   order = new Uint32Array(0);
   left = new Float64Array(0);
+  rows = new Float64Array(0);
+  readonly ids = new Uint32Array(BLOCK);
   readonly radix = new RadixScratch();
   ensure(n: number, k: number): void {
     if (this.keys.length < n) {
       const c = Math.max(n, this.keys.length * 2);
       this.keys = new Float64Array(c);
+      this.caps = new Float64Array(c);
+      this.masks = new Uint32Array(c);
       this.order = new Uint32Array(c);
     }
-    if (this.left.length < k) this.left = new Float64Array(k);
+    if (this.left.length < k) {
+      this.left = new Float64Array(k);
+      this.rows = new Float64Array(BLOCK * k);
+    }
     this.radix.ensure(n);
   }
 }
-
 
 export function srptKernel(
   n: number, k: number,
@@ -30,54 +46,107 @@ export function srptKernel(
   s: SrptScratch,
 ): Status {
   s.ensure(n, k);
-  const { keys, order, left } = s;
-  const fail = (code: Status, index: number): Status => {
-    s.errIndex = index;
-    return code;
-  };
+  const { keys, caps, masks, order, left, ids } = s;
   for (let r = 0; r < k; r++) {
     const c = cap[r];
-    if (!(c > 0) || !isFiniteF64(c)) return fail(Status.Capacity, r);
+    if (!(c > 0) || !isFiniteF64(c)) return fail(s, Status.Capacity, r);
   }
   for (let r = 0; r < k; r++) {
     const a = avail[r];
-    if (!(a >= 0) || !isFiniteF64(a)) return fail(Status.Available, r);
+    if (!(a >= 0) || !isFiniteF64(a)) return fail(s, Status.Available, r);
     left[r] = a;
   }
+  // validate every row first so an error leaves the outputs untouched
   for (let i = 0; i < n; i++) {
     const base = i * k;
-    let key = 0;
+    let key = 0, capLam = 1, mask = 0, any = false, negZero = false;
     for (let r = 0; r < k; r++) {
       const w = want[base + r];
-      if (!(w >= 0) || !isFiniteF64(w)) return fail(Status.Demand, base + r);
+      if (!(w >= 0) || !isFiniteF64(w)) return fail(s, Status.Demand, base + r);
       const rt = rate[base + r];
-      if (!(rt >= 0) || !isFiniteF64(rt)) return fail(Status.Rate, base + r);
+      if (!(rt >= 0) || !isFiniteF64(rt)) return fail(s, Status.Rate, base + r);
       const v = remaining[base + r];
-      if (!(v >= 0) || !isFiniteF64(v)) return fail(Status.Volume, base + r);
+      if (!(v >= 0) || !isFiniteF64(v)) return fail(s, Status.Volume, base + r);
       key = Math.max(key, v / cap[r]);
+      if (w > 0) {
+        any = true;
+        capLam = Math.min(capLam, rt / w);
+        mask |= r < MASK_BITS ? 1 << r : FULL;
+      }
+      // a -0 anywhere: never skip the row (assembly/srpt.ts flags it the same way)
+      if ((w === 0 && 1 / w < 0) || (rt === 0 && 1 / rt < 0) || (v === 0 && 1 / v < 0)) negZero = true;
     }
     keys[i] = key;
+    caps[i] = any ? capLam : 0;
+    masks[i] = negZero ? FULL : mask;
   }
   sortIndicesByKey(n, keys, order, s.radix);
 
-  for (let j = 0; j < n; j++) {
-    const i = order[j];
+  outLambda.fill(0, 0, n);
+  if (n === 0) return Status.OK;
+  // queue 0 the long way (it also turns a -0 in left into +0), then whole blocks
+  ids[0] = order[0];
+  let zero = serveBlock(1, k, want, s, outLambda, 0, false);
+  for (let j0 = 1; j0 < n; j0 += BLOCK) {
+    const j1 = Math.min(n, j0 + BLOCK);
+    let c = 0;
+    for (let j = j0; j < j1; j++) {
+      const i = order[j];
+      const m = masks[i];
+      ids[c] = i;
+      if (m !== 0 && (m & zero) === 0) c++;
+    }
+    if (c > 0) zero = serveBlock(c, k, want, s, outLambda, zero, true);
+  }
+  // allocation = lambda * want (+0 * want = +0 for the skipped queues)
+  for (let i = 0; i < n; i++) {
+    const lam = outLambda[i];
     const base = i * k;
-    let lam = 1.0;
-    let any = false;
-    for (let r = 0; r < k; r++) {
-      const w = want[base + r];
-      if (!(w > 0)) continue;
-      any = true;
-      lam = Math.min(lam, Math.min(rate[base + r] / w, left[r] / w));
-    }
-    if (!any) lam = 0;
-    outLambda[i] = lam;
-    for (let r = 0; r < k; r++) {
-      const a = lam * want[base + r];
-      outAlloc[base + r] = a;
-      left[r] = Math.max(0.0, left[r] - a);
-    }
+    for (let r = 0; r < k; r++) outAlloc[base + r] = lam * want[base + r];
   }
   return Status.OK;
+}
+
+function fail(s: SrptScratch, code: Status, index: number): Status {
+  s.errIndex = index;
+  return code;
+}
+
+/** The greedy step for the c queues s.ids[0..c) in key order; returns the mask of resources at left = 0. */
+function serveBlock(c: number, k: number, want: Float64Array, s: SrptScratch, outLambda: Float64Array, zero: number, fast: boolean): number {
+  const { caps, left, rows, ids } = s;
+  // gather
+  for (let t = 0; t < c; t++) {
+    const src = ids[t] * k, dst = t * k;
+    for (let r = 0; r < k; r++) rows[dst + r] = want[src + r];
+  }
+  for (let t = 0; t < c; t++) {
+    const i = ids[t];
+    const row = t * k;
+    const cap = caps[i];
+    // fits: cap * want < left wherever want > 0 -> lambda = cap, nothing runs out
+    let fits = fast;
+    for (let r = 0; r < k && fits; r++) {
+      const w = rows[row + r];
+      if (w > 0 && !(cap * w < left[r])) fits = false;
+    }
+    if (fits) {
+      outLambda[i] = cap;
+      for (let r = 0; r < k; r++) left[r] = left[r] - cap * rows[row + r];
+      continue;
+    }
+    let lam = cap;
+    for (let r = 0; r < k; r++) {
+      const w = rows[row + r];
+      if (w > 0) lam = Math.min(lam, left[r] / w);
+    }
+    outLambda[i] = lam;
+    for (let r = 0; r < k; r++) {
+      // lam = left/want can round lam*want one ulp above left: clamp so nothing goes negative
+      const l = Math.max(0, left[r] - lam * rows[row + r]);
+      left[r] = l;
+      if (l === 0 && r < MASK_BITS) zero |= 1 << r;
+    }
+  }
+  return zero;
 }
