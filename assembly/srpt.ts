@@ -25,33 +25,38 @@
 // (the caller stops guaranteeing consumed bursts, so it normally does not pass them).
 //
 // How it is computed (same results as the formula above, bit for bit; the JS twin
-// src/kernels/js/srpt.ts does the same steps):
-// 1. One sequential pass over want, rate, remaining (two resources per SIMD lane pair):
-//    validation, the key, the rate cap cap_i = min(1, min over want > 0 of rate / want)
+// src/kernels/js/srpt.ts does the same steps). Each step touches the data once and
+// allocates nothing:
+// 1. scanRows, one sequential pass over want, rate, remaining, two resources per SIMD lane
+//    pair: validation, key_i, the rate cap cap_i = min(1, min over want > 0 of rate / want)
 //    (0 when nothing is wanted) and a bit mask of the wanted resources.
-// 2. Radix sort of the keys.
-// 3. Outputs are zero-filled; then the queues are visited in key order, BLOCK at a time:
-//    a queue whose mask meets a resource already at left = 0 (or wants nothing) gets
-//    lambda = 0 and keeps its zero row without its data being read — in a typical round
-//    that is most of them, since one exhausted resource blocks everyone who wants it.
-//    The others are gathered into a small buffer (independent loads, so the memory system
-//    overlaps them), run through the sequential greedy step (lambda = min(cap_i, left/want),
-//    left -= lambda * want), and scattered back.
+// 2. sortIndicesByKey (util/radix.ts): two 11-bit counting passes and an insertion pass.
+// 3. lambda is zero-filled; the queues are visited in key order, BLOCK at a time. A queue
+//    whose mask meets a resource already at left = 0 (or wants nothing) keeps lambda 0
+//    without its row being read: in a typical round that is most of them, since one
+//    exhausted resource blocks everyone who wants it. The others are gathered into a small
+//    buffer (independent loads, so their cache misses overlap) and run through the greedy
+//    step. A queue that fits (cap_i * want < left wherever want > 0) gets lambda = cap_i
+//    with no division and leaves every left > 0; only the others divide, clamp and may
+//    mark a resource exhausted.
+// 4. allocRows, one sequential pass: allocation = lambda * want.
 // min and max are exact and order-free (also on signed zeros), so splitting lambda's min
 // into cap_i and the left terms changes no bit. Skipping a blocked queue is exact because
 // its lambda is min(..., +0 / w) = +0 and its row +0 * want = +0; the three ways a signed
-// zero could leak in are excluded: a queue with a -0 want (its row would be -0) or a -0
-// rate cap (lambda -0) is flagged FULL and never skipped, and a -0 in `available` is
-// turned into +0 by the first queue's update (left = max(0, ...)), so queue 0 always goes
-// the long way and skipping starts at queue 1.
-// Example (above, masks 0b11): after C left is <0, 0>; a fourth queue D after C with want
-// <0, 5> has mask 0b10, meets the exhausted resource 1 and gets lambda 0 without a division.
+// zero could leak in are excluded: a queue with a -0 anywhere in its row (a -0 want gives
+// -0 allocations, a -0 rate a -0 lambda) is flagged FULL and never skipped, and a -0 in
+// `available` is turned into +0 by the first queue's clamp (left = max(0, ...)), so queue
+// 0 always goes the long way and the shortcuts start at queue 1.
+// Example (above; masks 0b11, caps B 1, A 0.5, C 0.5): B fits (<3, 6> < <6, 8>): lambda 1
+// without a division; A fits (<2, 1> < <3, 2>): 0.5; C does not (<5, 5> vs <1, 1>):
+// min(0.5, 1/10, 1/10) = 0.1 and both resources reach 0, so a fourth queue D after C with
+// want <0, 5> (mask 0b10) is skipped: lambda 0, allocation <0, 0>, its row never read.
 
 import { ldf, stf, ldu, stu, align8, isFiniteF64 } from "./util/mem";
 import { sortIndicesByKey, radixScratchBytes } from "./util/radix";
 import { OK, E_CAPACITY, E_AVAILABLE, E_DEMAND, E_RATE, E_VOLUME } from "./util/status";
 
-// sorted positions per gather/greedy/scatter round: the buffers stay in L1 (BLOCK * K f64)
+// sorted positions per gather/greedy round: the buffers stay in L1 (BLOCK * K f64)
 const BLOCK: i32 = 256;
 // resources 0..MASK_BITS-1 have a bit in a queue's mask (pairs fill it exactly: MASK_BITS even)
 const MASK_BITS: i32 = 30;
@@ -67,7 +72,7 @@ const FULL: u32 = 0x80000000;
 /**
  * Scratch layout: error index (8 bytes), keys (N f64), rate caps (N f64), masks (N u32),
  * order (N u32), left (K even f64), block rows (BLOCK x K even f64), block ids (BLOCK u32),
- * block lambdas (BLOCK f64), radix.
+ * block caps (BLOCK f64), radix.
  */
 export function srptScratchBytes(n: i32, k: i32): usize {
   const kp = <usize>evenK(k);
@@ -95,7 +100,7 @@ export function srpt(
   const left = p; p += <usize>kp << 3;
   const rows = p; p += (<usize>BLOCK * <usize>kp) << 3;
   const ids = p; p += <usize>BLOCK << 2;
-  const lams = p; p += <usize>BLOCK << 3;
+  const capBuf = p; p += <usize>BLOCK << 3;
   const radix = p;
 
   for (let r = 0; r < k; r++) {
@@ -117,7 +122,7 @@ export function srpt(
   if (n == 0) return OK;
   // queue 0 the long way (it also turns a -0 in left into +0), then whole blocks
   stu(ids, 0, ldu(order, 0));
-  let zero = serveBlock(1, k, kp, want, caps, left, rows, ids, lams, outLambda, 0, false);
+  let zero = serveBlock(1, k, kp, want, caps, left, rows, ids, capBuf, outLambda, 0, false);
   for (let j0 = 1; j0 < n; j0 += BLOCK) {
     const j1 = min(n, j0 + BLOCK);
     // keep the queues not already known to get nothing (branch-free: ids[c] is overwritten
@@ -129,7 +134,7 @@ export function srpt(
       stu(ids, c, i);
       c += <i32>((m != 0) & ((m & zero) == 0));
     }
-    if (c > 0) zero = serveBlock(c, k, kp, want, caps, left, rows, ids, lams, outLambda, zero, true);
+    if (c > 0) zero = serveBlock(c, k, kp, want, caps, left, rows, ids, capBuf, outLambda, zero, true);
   }
   allocRows(n, k, want, outLambda, outAlloc);
   return OK;
@@ -236,7 +241,7 @@ function exactCap(i: i32, k: i32, want: usize, rate: usize): f64 {
  */
 function serveBlock(
   c: i32, k: i32, kp: i32, want: usize, caps: usize, left: usize,
-  rows: usize, ids: usize, lams: usize, outLambda: usize, zero: u32, fast: bool,
+  rows: usize, ids: usize, capBuf: usize, outLambda: usize, zero: u32, fast: bool,
 ): u32 {
   const rowBytes = <usize>kp << 3;
   const zv = f64x2.splat(0), inf = f64x2.splat(Infinity);
@@ -247,12 +252,12 @@ function serveBlock(
     let r = 0;
     for (; r + 1 < k; r += 2) v128.store(dst + (<usize>r << 3), v128.load(src + (<usize>r << 3)));
     if (r < k) v128.store(dst + (<usize>r << 3), f64x2.replace_lane(zv, 0, load<f64>(src + (<usize>r << 3))));
-    stf(lams, t, load<f64>(caps + (<usize>i << 3)));
+    stf(capBuf, t, load<f64>(caps + (<usize>i << 3)));
   }
   // the greedy step: lambda = min(cap, left / want over want > 0); left = max(0, left - lambda * want)
   for (let t = 0; t < c; t++) {
     const row = rows + <usize>t * rowBytes;
-    const cv = f64x2.splat(ldf(lams, t));
+    const cv = f64x2.splat(ldf(capBuf, t));
     // Most queues fit: cap * want < left wherever want > 0. Then lambda = cap without a
     // division (fl(cap*w) < left, both doubles, means the exact cap*w < left, so
     // fl(left/w) >= cap), and left - cap*w stays > 0, so no resource runs out. Only this

@@ -46,7 +46,7 @@ export function srptKernel(
   s: SrptScratch,
 ): Status {
   s.ensure(n, k);
-  const { keys, caps, masks, order, left, ids } = s;
+  const { keys, masks, order, left, ids } = s;
   for (let r = 0; r < k; r++) {
     const c = cap[r];
     if (!(c > 0) || !isFiniteF64(c)) return fail(s, Status.Capacity, r);
@@ -57,29 +57,8 @@ export function srptKernel(
     left[r] = a;
   }
   // validate every row first so an error leaves the outputs untouched
-  for (let i = 0; i < n; i++) {
-    const base = i * k;
-    let key = 0, capLam = 1, mask = 0, any = false, negZero = false;
-    for (let r = 0; r < k; r++) {
-      const w = want[base + r];
-      if (!(w >= 0) || !isFiniteF64(w)) return fail(s, Status.Demand, base + r);
-      const rt = rate[base + r];
-      if (!(rt >= 0) || !isFiniteF64(rt)) return fail(s, Status.Rate, base + r);
-      const v = remaining[base + r];
-      if (!(v >= 0) || !isFiniteF64(v)) return fail(s, Status.Volume, base + r);
-      key = Math.max(key, v / cap[r]);
-      if (w > 0) {
-        any = true;
-        capLam = Math.min(capLam, rt / w);
-        mask |= r < MASK_BITS ? 1 << r : FULL;
-      }
-      // a -0 anywhere: never skip the row (assembly/srpt.ts flags it the same way)
-      if ((w === 0 && 1 / w < 0) || (rt === 0 && 1 / rt < 0) || (v === 0 && 1 / v < 0)) negZero = true;
-    }
-    keys[i] = key;
-    caps[i] = any ? capLam : 0;
-    masks[i] = negZero ? FULL : mask;
-  }
+  const bad = scanRows(n, k, cap, want, rate, remaining, s);
+  if (bad !== Status.OK) return bad;
   sortIndicesByKey(n, keys, order, s.radix);
 
   outLambda.fill(0, 0, n);
@@ -98,13 +77,50 @@ export function srptKernel(
     }
     if (c > 0) zero = serveBlock(c, k, want, s, outLambda, zero, true);
   }
-  // allocation = lambda * want (+0 * want = +0 for the skipped queues)
+  allocRows(n, k, want, outLambda, outAlloc);
+  return Status.OK;
+}
+
+/** Step 1: validation, key, rate cap and mask of every row. */
+function scanRows(n: number, k: number, cap: Float64Array, want: Float64Array, rate: Float64Array, remaining: Float64Array, s: SrptScratch): Status {
+  const { keys, caps, masks } = s;
+  const big = Number.MAX_VALUE;
   for (let i = 0; i < n; i++) {
-    const lam = outLambda[i];
     const base = i * k;
-    for (let r = 0; r < k; r++) outAlloc[base + r] = lam * want[base + r];
+    let key = 0, capLam = 1, mask = 0, any = false, low = 0;
+    for (let r = 0; r < k; r++) {
+      const x = base + r;
+      const w = want[x], rt = rate[x], v = remaining[x];
+      // x >= 0 and x <= MAX: false for NaN, infinities and negatives
+      if (!(w >= 0 && w <= big && rt >= 0 && rt <= big && v >= 0 && v <= big)) return rowCheck(i, k, want, rate, remaining, s);
+      key = Math.max(key, v / cap[r]);
+      if (w > 0) {
+        any = true;
+        capLam = Math.min(capLam, rt / w);
+        mask |= r < MASK_BITS ? 1 << r : FULL;
+      }
+      low = Math.min(low, w, rt, v); // -0 once any entry is -0 (min orders -0 below +0)
+    }
+    keys[i] = key;
+    caps[i] = any ? capLam : 0;
+    // a -0 anywhere: never skip the row (assembly/srpt.ts flags it the same way)
+    masks[i] = 1 / low < 0 ? FULL : mask;
   }
   return Status.OK;
+}
+
+/** Row i has a bad entry: the first one (want, rate, remaining at each flat index in turn). */
+function rowCheck(i: number, k: number, want: Float64Array, rate: Float64Array, remaining: Float64Array, s: SrptScratch): Status {
+  const base = i * k;
+  for (let r = 0; r < k; r++) {
+    const w = want[base + r];
+    if (!(w >= 0) || !isFiniteF64(w)) return fail(s, Status.Demand, base + r);
+    const rt = rate[base + r];
+    if (!(rt >= 0) || !isFiniteF64(rt)) return fail(s, Status.Rate, base + r);
+    const v = remaining[base + r];
+    if (!(v >= 0) || !isFiniteF64(v)) return fail(s, Status.Volume, base + r);
+  }
+  throw new Error("unreachable: the row failed the check but has no bad entry");
 }
 
 function fail(s: SrptScratch, code: Status, index: number): Status {
@@ -149,4 +165,13 @@ function serveBlock(c: number, k: number, want: Float64Array, s: SrptScratch, ou
     }
   }
   return zero;
+}
+
+/** Step 4: allocation = lambda * want (+0 * want = +0 for the skipped queues). */
+function allocRows(n: number, k: number, want: Float64Array, outLambda: Float64Array, outAlloc: Float64Array): void {
+  for (let i = 0; i < n; i++) {
+    const lam = outLambda[i];
+    const base = i * k;
+    for (let r = 0; r < k; r++) outAlloc[base + r] = lam * want[base + r];
+  }
 }
