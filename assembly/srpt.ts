@@ -30,33 +30,38 @@
 // 1. scanRows, one sequential pass over want, rate, remaining, two resources per SIMD lane
 //    pair: validation, key_i, the rate cap cap_i = min(1, min over want > 0 of rate / want)
 //    (0 when nothing is wanted) and a bit mask of the wanted resources.
-// 2. sortIndicesByKey (util/radix.ts): two 11-bit counting passes and an insertion pass.
-// 3. lambda is zero-filled; the queues are visited in key order, BLOCK at a time. A queue
-//    whose mask meets a resource already at left = 0 (or wants nothing) keeps lambda 0
-//    without its row being read: in a typical round that is most of them, since one
-//    exhausted resource blocks everyone who wants it. The others are gathered into a small
-//    buffer (independent loads, so their cache misses overlap) and run through the greedy
-//    step. A queue that fits (cap_i * want < left wherever want > 0) gets lambda = cap_i
-//    with no division and leaves every left > 0; only the others divide, clamp and may
-//    mark a resource exhausted.
+// 2. lambda is zero-filled; the queue that comes first (smallest key, then index, found by
+//    the scan) is served alone, the long way.
+// 3. The rest in key order: bucketByKey (util/radix.ts) spreads them over ~N/8 buckets in
+//    key order, one counting pass. Bucket by bucket, a queue whose mask meets a resource
+//    already at left = 0 (or wants nothing) keeps lambda 0 without its row being read, and
+//    is not even sorted: in a typical round that is most of them, since one exhausted
+//    resource blocks everyone who wants it (and stays exhausted). Only the bucket's other
+//    queues are sorted exactly (sortRangeByKey). They collect into a list that, every
+//    BLOCK queues, is gathered into a small buffer (independent loads, so their cache
+//    misses overlap) and run through the greedy step. A queue that fits
+//    (cap_i * want < left wherever want > 0) gets lambda = cap_i with no division and
+//    leaves every left > 0; only the others divide, clamp and may mark a resource
+//    exhausted. (A queue collected before a resource ran out in the same list is still
+//    exact: it meets left = 0 and gets min(..., +0 / w) = +0 the long way.)
 // 4. allocRows, one sequential pass: allocation = lambda * want.
 // min and max are exact and order-free (also on signed zeros), so splitting lambda's min
 // into cap_i and the left terms changes no bit. Skipping a blocked queue is exact because
 // its lambda is min(..., +0 / w) = +0 and its row +0 * want = +0; the three ways a signed
 // zero could leak in are excluded: a queue with a -0 anywhere in its row (a -0 want gives
 // -0 allocations, a -0 rate a -0 lambda) is flagged FULL and never skipped, and a -0 in
-// `available` is turned into +0 by the first queue's clamp (left = max(0, ...)), so queue
-// 0 always goes the long way and the shortcuts start at queue 1.
+// `available` is turned into +0 by the first queue's clamp (left = max(0, ...)), so the
+// first queue always goes the long way and the shortcuts start after it.
 // Example (above; masks 0b11, caps B 1, A 0.5, C 0.5): B fits (<3, 6> < <6, 8>): lambda 1
 // without a division; A fits (<2, 1> < <3, 2>): 0.5; C does not (<5, 5> vs <1, 1>):
 // min(0.5, 1/10, 1/10) = 0.1 and both resources reach 0, so a fourth queue D after C with
 // want <0, 5> (mask 0b10) is skipped: lambda 0, allocation <0, 0>, its row never read.
 
 import { ldf, stf, ldu, stu, align8, isFiniteF64 } from "./util/mem";
-import { sortIndicesByKey, radixScratchBytes } from "./util/radix";
+import { bucketByKey, bucketBoundsBytes, sortRangeByKey, radixScratchBytes } from "./util/radix";
 import { OK, E_CAPACITY, E_AVAILABLE, E_DEMAND, E_RATE, E_VOLUME } from "./util/status";
 
-// sorted positions per gather/greedy round: the buffers stay in L1 (BLOCK * K f64)
+// queues per gather/greedy round: the buffers stay in L1 (BLOCK * K f64)
 const BLOCK: i32 = 256;
 // resources 0..MASK_BITS-1 have a bit in a queue's mask (pairs fill it exactly: MASK_BITS even)
 const MASK_BITS: i32 = 30;
@@ -71,13 +76,13 @@ const FULL: u32 = 0x80000000;
 
 /**
  * Scratch layout: error index (8 bytes), keys (N f64), rate caps (N f64), masks (N u32),
- * order (N u32), left (K even f64), block rows (BLOCK x K even f64), block ids (BLOCK u32),
- * block caps (BLOCK f64), radix.
+ * queue list / served ids (N u32), bucketed order (N u32), bucket bounds, left (K even
+ * f64), block rows (BLOCK x K even f64), block caps (BLOCK f64), radix.
  */
 export function srptScratchBytes(n: i32, k: i32): usize {
   const kp = <usize>evenK(k);
-  return 8 + (<usize>n << 4) + align8(<usize>n << 2) * 2 + (kp << 3)
-    + ((<usize>BLOCK * kp) << 3) + (<usize>BLOCK << 2) + (<usize>BLOCK << 3)
+  return 8 + (<usize>n << 4) + align8(<usize>n << 2) * 3 + align8(bucketBoundsBytes(n)) + (kp << 3)
+    + ((<usize>BLOCK * kp) << 3) + (<usize>BLOCK << 3)
     + radixScratchBytes(n);
 }
 
@@ -96,10 +101,11 @@ export function srpt(
   const keys = p; p += <usize>n << 3;
   const caps = p; p += <usize>n << 3;
   const masks = p; p += align8(<usize>n << 2);
+  const ids = p; p += align8(<usize>n << 2);
   const order = p; p += align8(<usize>n << 2);
+  const bounds = p; p += align8(bucketBoundsBytes(n));
   const left = p; p += <usize>kp << 3;
   const rows = p; p += (<usize>BLOCK * <usize>kp) << 3;
-  const ids = p; p += <usize>BLOCK << 2;
   const capBuf = p; p += <usize>BLOCK << 3;
   const radix = p;
 
@@ -114,34 +120,43 @@ export function srpt(
   }
   if (k < kp) stf(left, k, 0);
   // validate every row first so an error leaves the outputs untouched
-  const status = scanRows(n, k, cap, want, rate, remaining, keys, caps, masks, scratch);
-  if (status != OK) return status;
-  sortIndicesByKey(n, keys, order, radix);
-
+  const first = scanRows(n, k, cap, want, rate, remaining, keys, caps, masks, scratch);
+  if (first < 0) return -first;
   memory.fill(outLambda, 0, <usize>n << 3);
   if (n == 0) return OK;
-  // queue 0 the long way (it also turns a -0 in left into +0), then whole blocks
-  stu(ids, 0, ldu(order, 0));
+
+  // the first queue (smallest key, then index) the long way: its clamp turns a -0 in left into +0
+  stu(ids, 0, <u32>first);
   let zero = serveBlock(1, k, kp, want, caps, left, rows, ids, capBuf, outLambda, 0, false);
-  for (let j0 = 1; j0 < n; j0 += BLOCK) {
-    const j1 = min(n, j0 + BLOCK);
-    // keep the queues not already known to get nothing (branch-free: ids[c] is overwritten
-    // until a kept one advances c)
-    let c = 0;
-    for (let j = j0; j < j1; j++) {
-      const i = ldu(order, j);
+  // the others bucket by bucket in key order; only the queues not yet blocked are sorted
+  for (let i = 0; i < n; i++) stu(ids, i, <u32>i);
+  const nb = bucketByKey(n, ids, keys, order, bounds);
+  let c = 0;
+  for (let b = 0; b < nb; b++) {
+    const s = ldu(bounds, b), e = ldu(bounds, b + 1);
+    const c0 = c;
+    // keep the queues not already known to get nothing (branch-free: ids[c] is
+    // overwritten until a kept one advances c)
+    for (let j = s; j < e; j++) {
+      const i = ldu(order, <i32>j);
       const m = load<u32>(masks + (<usize>i << 2));
       stu(ids, c, i);
-      c += <i32>((m != 0) & ((m & zero) == 0));
+      c += <i32>((m != 0) & ((m & zero) == 0) & (i != <u32>first));
     }
-    if (c > 0) zero = serveBlock(c, k, kp, want, caps, left, rows, ids, capBuf, outLambda, zero, true);
+    if (c - c0 > 1) sortRangeByKey(ids + (<usize>c0 << 2), c - c0, keys, radix);
+    if (c >= BLOCK) {
+      zero = serveBlock(c, k, kp, want, caps, left, rows, ids, capBuf, outLambda, zero, true);
+      c = 0;
+    }
   }
+  if (c > 0) serveBlock(c, k, kp, want, caps, left, rows, ids, capBuf, outLambda, zero, true);
   allocRows(n, k, want, outLambda, outAlloc);
   return OK;
 }
 
 /**
- * Step 1: validates want, rate, remaining row by row and writes each row's key and mask.
+ * Step 1: validates want, rate, remaining row by row and writes each row's key, rate cap
+ * and mask. Returns the queue that comes first (smallest key, then index), or -status.
  * Lane pairs, with a cheap check per pair: the sum of the three entries is finite and none
  * has its sign bit set. A row that fails it (a bad entry, a -0, or a sum past f64.MAX)
  * goes through rowCheck, which finds the first bad index or flags the row FULL.
@@ -153,6 +168,7 @@ function scanRows(
   keys: usize, caps: usize, masks: usize, scratch: usize,
 ): i32 {
   const zero = f64x2.splat(0), one = f64x2.splat(1), inf = f64x2.splat(Infinity);
+  let least: f64 = Infinity, first = 0;
   for (let i = 0; i < n; i++) {
     const base = <usize>(i * k) << 3;
     let keyv = zero, sum = zero, signs = zero, capv = one;
@@ -184,13 +200,18 @@ function scanRows(
       mask |= r < MASK_BITS ? bits << <u32>r : (bits != 0 ? FULL : 0);
     }
     keyv = f64x2.pmax(keyv, v128.shuffle<f64>(keyv, keyv, 1, 0));
-    stf(keys, i, f64x2.extract_lane(keyv, 0));
+    const key = f64x2.extract_lane(keyv, 0);
+    stf(keys, i, key);
+    if (key < least) { // rarely taken after the first rows: well predicted
+      least = key;
+      first = i;
+    }
     capv = f64x2.pmin(capv, v128.shuffle<f64>(capv, capv, 1, 0));
     let capLam = mask != 0 ? f64x2.extract_lane(capv, 0) : 0.0;
     // finite sum (x - x == 0) and no sign bit, else the slow check
     if (!i64x2.all_true(f64x2.eq(f64x2.sub(sum, sum), zero)) || i64x2.bitmask(signs) != 0) {
       const bad = rowCheck(i, k, want, rate, remaining, scratch);
-      if (bad != OK) return bad;
+      if (bad != OK) return -bad;
       // valid, so some entry is -0 (or the sum overflowed): never skip (see the header),
       // and the cap with min's signed-zero rule
       mask = FULL;
@@ -199,7 +220,7 @@ function scanRows(
     stf(caps, i, capLam);
     store<u32>(masks + (<usize>i << 2), mask);
   }
-  return OK;
+  return first;
 }
 
 /**
@@ -234,12 +255,24 @@ function exactCap(i: i32, k: i32, want: usize, rate: usize): f64 {
 }
 
 /**
- * Step 3 for the c queues ids[0..c), in key order: gather their wants and rate caps, run
- * the greedy step, write lambda. Returns the mask of resources at left = 0. `fast` off (queue
- * 0) takes the long way for every queue, whose clamp max(0, .) turns a -0 in left into +0.
- * min here is f64x2.min (not pmin): lambda may legitimately be -0 (FULL rows, queue 0).
+ * Steps 2-3 for the c queues ids[0..c), in key order, BLOCK at a time (what the buffers
+ * hold): gather their wants and rate caps, run the greedy step, write lambda. Returns the
+ * mask of resources at left = 0. `fast` off (the first queue) takes the long way, whose
+ * clamp max(0, .) turns a -0 in left into +0.
+ * min here is f64x2.min (not pmin): lambda may legitimately be -0 (FULL rows, the first queue).
  */
 function serveBlock(
+  c: i32, k: i32, kp: i32, want: usize, caps: usize, left: usize,
+  rows: usize, ids: usize, capBuf: usize, outLambda: usize, zero: u32, fast: bool,
+): u32 {
+  for (let t0 = 0; t0 < c; t0 += BLOCK) {
+    zero = serveChunk(min(BLOCK, c - t0), k, kp, want, caps, left, rows, ids + (<usize>t0 << 2), capBuf, outLambda, zero, fast);
+  }
+  return zero;
+}
+
+/** serveBlock for at most BLOCK queues (what the buffers hold). */
+function serveChunk(
   c: i32, k: i32, kp: i32, want: usize, caps: usize, left: usize,
   rows: usize, ids: usize, capBuf: usize, outLambda: usize, zero: u32, fast: bool,
 ): u32 {

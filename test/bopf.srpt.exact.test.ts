@@ -111,6 +111,24 @@ describe("SRPT kernels equal the plain formula bit for bit", () => {
     }
   });
 
+  it("keys that overflow to +inf (remaining near f64.MAX over a small capacity) sort last, by index", () => {
+    const n = 300, k = 3;
+    let seed = 11;
+    const rnd = () => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+    const x: Flat = {
+      capacity: [0.5, 2, 1], available: [40, 60, 30],
+      demands: Float64Array.from({ length: n * k }, () => (rnd() < 0.2 ? 0 : rnd())),
+      rates: Float64Array.from({ length: n * k }, () => rnd()),
+      remaining: Float64Array.from({ length: n * k }, () => (rnd() < 0.3 ? 1e308 : rnd() * 10)),
+    };
+    const want = plain(n, k, x);
+    for (const [, make] of backends) {
+      const got = make().srpt(x);
+      expect(bits(got.fraction)).toEqual(bits(want.lam));
+      expect(bits(got.allocation)).toEqual(bits(want.alloc));
+    }
+  });
+
   it("a -0 in available that the first queue does not want becomes +0 for the next", () => {
     // queue 0 fits without touching resource 1 (left stays max(0, -0 - 0) = +0); queue 1
     // wants resource 1, so its lambda is min(1, ..., +0 / 1) = +0, not -0

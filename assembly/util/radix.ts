@@ -233,7 +233,7 @@ export function bucketBoundsBytes(m: i32): usize {
 /**
  * Distributes the m indices at `list` (ascending) into `order` so that buckets are in key
  * order and each keeps index order. Bucket b is order[bounds[b] .. bounds[b+1]); returns the
- * bucket count. Keys must be finite and >= 0.
+ * bucket count. Keys in [+0, +inf] (+inf's high word just lands in the top bucket).
  */
 export function bucketByKey(m: i32, list: usize, keys: usize, order: usize, bounds: usize): i32 {
   const nb = bucketCountFor(m);

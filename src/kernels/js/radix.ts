@@ -201,7 +201,7 @@ export function bucketCountFor(m: number): number {
 /**
  * Distributes list[0..m) (ascending indices) into `order` so that buckets are in key order
  * and each keeps index order. Bucket b is order[bounds[b] .. bounds[b+1]); returns the
- * bucket count. Keys must be finite and >= 0.
+ * bucket count. Keys in [+0, +inf] (+inf's high word just lands in the top bucket).
  */
 export function bucketByKey(m: number, list: Uint32Array, keys: Float64Array, order: Uint32Array, bounds: Uint32Array): number {
   const nb = bucketCountFor(m);

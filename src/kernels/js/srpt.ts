@@ -5,7 +5,7 @@
 // one allocation pass. Scalar instead of lane pairs; min and max are exact and order-free,
 // so both backends agree bit for bit.
 import { Status } from "../status.js";
-import { RadixScratch, sortIndicesByKey } from "./radix.js";
+import { RadixScratch, bucketByKey, bucketCountFor, sortRangeByKey } from "./radix.js";
 import { isFiniteF64 } from "./finite.js";
 
 // as in assembly/srpt.ts
@@ -18,10 +18,13 @@ export class SrptScratch {
   keys = new Float64Array(0);
   caps = new Float64Array(0);
   masks = new Uint32Array(0);
+  ids = new Uint32Array(0);
   order = new Uint32Array(0);
+  bounds = new Uint32Array(0);
   left = new Float64Array(0);
   rows = new Float64Array(0);
-  readonly ids = new Uint32Array(BLOCK);
+  /** The queue that comes first (smallest key, then index), set by the scan. */
+  first = 0;
   readonly radix = new RadixScratch();
   ensure(n: number, k: number): void {
     if (this.keys.length < n) {
@@ -29,7 +32,9 @@ export class SrptScratch {
       this.keys = new Float64Array(c);
       this.caps = new Float64Array(c);
       this.masks = new Uint32Array(c);
+      this.ids = new Uint32Array(c);
       this.order = new Uint32Array(c);
+      this.bounds = new Uint32Array(bucketCountFor(c) + 1);
     }
     if (this.left.length < k) {
       this.left = new Float64Array(k);
@@ -46,7 +51,7 @@ export function srptKernel(
   s: SrptScratch,
 ): Status {
   s.ensure(n, k);
-  const { keys, masks, order, left, ids } = s;
+  const { keys, masks, order, left, ids, bounds } = s;
   for (let r = 0; r < k; r++) {
     const c = cap[r];
     if (!(c > 0) || !isFiniteF64(c)) return fail(s, Status.Capacity, r);
@@ -59,24 +64,33 @@ export function srptKernel(
   // validate every row first so an error leaves the outputs untouched
   const bad = scanRows(n, k, cap, want, rate, remaining, s);
   if (bad !== Status.OK) return bad;
-  sortIndicesByKey(n, keys, order, s.radix);
-
   outLambda.fill(0, 0, n);
   if (n === 0) return Status.OK;
-  // queue 0 the long way (it also turns a -0 in left into +0), then whole blocks
-  ids[0] = order[0];
-  let zero = serveBlock(1, k, want, s, outLambda, 0, false);
-  for (let j0 = 1; j0 < n; j0 += BLOCK) {
-    const j1 = Math.min(n, j0 + BLOCK);
-    let c = 0;
-    for (let j = j0; j < j1; j++) {
+
+  // the first queue (smallest key, then index) the long way: its clamp turns a -0 in left into +0
+  const first = s.first;
+  ids[0] = first;
+  let zero = serveBlock(0, 1, k, want, s, outLambda, 0, false);
+  // the others bucket by bucket in key order; only the queues not yet blocked are sorted
+  for (let i = 0; i < n; i++) ids[i] = i;
+  const nb = bucketByKey(n, ids, keys, order, bounds);
+  let c = 0;
+  for (let b = 0; b < nb; b++) {
+    const e = bounds[b + 1];
+    const c0 = c;
+    for (let j = bounds[b]; j < e; j++) {
       const i = order[j];
       const m = masks[i];
       ids[c] = i;
-      if (m !== 0 && (m & zero) === 0) c++;
+      if (m !== 0 && (m & zero) === 0 && i !== first) c++;
     }
-    if (c > 0) zero = serveBlock(c, k, want, s, outLambda, zero, true);
+    if (c - c0 > 1) sortRangeByKey(ids, c0, c - c0, keys, s.radix);
+    if (c >= BLOCK) {
+      zero = serveBlock(0, c, k, want, s, outLambda, zero, true);
+      c = 0;
+    }
   }
+  if (c > 0) serveBlock(0, c, k, want, s, outLambda, zero, true);
   allocRows(n, k, want, outLambda, outAlloc);
   return Status.OK;
 }
@@ -85,6 +99,8 @@ export function srptKernel(
 function scanRows(n: number, k: number, cap: Float64Array, want: Float64Array, rate: Float64Array, remaining: Float64Array, s: SrptScratch): Status {
   const { keys, caps, masks } = s;
   const big = Number.MAX_VALUE;
+  let least = Infinity;
+  s.first = 0;
   for (let i = 0; i < n; i++) {
     const base = i * k;
     let key = 0, capLam = 1, mask = 0, any = false, low = 0;
@@ -102,6 +118,10 @@ function scanRows(n: number, k: number, cap: Float64Array, want: Float64Array, r
       low = Math.min(low, w, rt, v); // -0 once any entry is -0 (min orders -0 below +0)
     }
     keys[i] = key;
+    if (key < least) {
+      least = key;
+      s.first = i;
+    }
     caps[i] = any ? capLam : 0;
     // a -0 anywhere: never skip the row (assembly/srpt.ts flags it the same way)
     masks[i] = 1 / low < 0 ? FULL : mask;
@@ -128,16 +148,24 @@ function fail(s: SrptScratch, code: Status, index: number): Status {
   return code;
 }
 
-/** The greedy step for the c queues s.ids[0..c) in key order; returns the mask of resources at left = 0. */
-function serveBlock(c: number, k: number, want: Float64Array, s: SrptScratch, outLambda: Float64Array, zero: number, fast: boolean): number {
+/**
+ * The greedy step for the c queues s.ids[from..from+c) in key order, BLOCK at a time (what
+ * the row buffer holds); returns the mask of resources at left = 0.
+ */
+function serveBlock(from: number, c: number, k: number, want: Float64Array, s: SrptScratch, outLambda: Float64Array, zero: number, fast: boolean): number {
+  for (let t0 = 0; t0 < c; t0 += BLOCK) zero = serveChunk(from + t0, Math.min(BLOCK, c - t0), k, want, s, outLambda, zero, fast);
+  return zero;
+}
+
+function serveChunk(from: number, c: number, k: number, want: Float64Array, s: SrptScratch, outLambda: Float64Array, zero: number, fast: boolean): number {
   const { caps, left, rows, ids } = s;
   // gather
   for (let t = 0; t < c; t++) {
-    const src = ids[t] * k, dst = t * k;
+    const src = ids[from + t] * k, dst = t * k;
     for (let r = 0; r < k; r++) rows[dst + r] = want[src + r];
   }
   for (let t = 0; t < c; t++) {
-    const i = ids[t];
+    const i = ids[from + t];
     const row = t * k;
     const cap = caps[i];
     // fits: cap * want < left wherever want > 0 -> lambda = cap, nothing runs out
