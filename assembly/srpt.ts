@@ -32,8 +32,8 @@
 //    (0 when nothing is wanted) and a bit mask of the wanted resources.
 // 2. lambda is zero-filled; the queue that comes first (smallest key, then index, found by
 //    the scan) is served alone, the long way.
-// 3. The rest in key order: bucketByKey (util/radix.ts) spreads them over ~N/8 buckets in
-//    key order, one counting pass. Bucket by bucket, a queue whose mask meets a resource
+// 3. The rest in key order: bucketAllByKey (util/radix.ts) spreads them over ~N/8 buckets
+//    in key order, one counting pass that carries the masks along. Bucket by bucket, a queue whose mask meets a resource
 //    already at left = 0 (or wants nothing) keeps lambda 0 without its row being read, and
 //    is not even sorted: in a typical round that is most of them, since one exhausted
 //    resource blocks everyone who wants it (and stays exhausted). Only the bucket's other
@@ -58,7 +58,7 @@
 // want <0, 5> (mask 0b10) is skipped: lambda 0, allocation <0, 0>, its row never read.
 
 import { ldf, stf, ldu, stu, align8, isFiniteF64 } from "./util/mem";
-import { bucketByKey, bucketBoundsBytes, sortRangeByKey, radixScratchBytes } from "./util/radix";
+import { bucketAllByKey, bucketBoundsBytes, sortRangeByKey, radixScratchBytes } from "./util/radix";
 import { OK, E_CAPACITY, E_AVAILABLE, E_DEMAND, E_RATE, E_VOLUME } from "./util/status";
 
 // queues per gather/greedy round: the buffers stay in L1 (BLOCK * K f64)
@@ -76,12 +76,12 @@ const FULL: u32 = 0x80000000;
 
 /**
  * Scratch layout: error index (8 bytes), keys (N f64), rate caps (N f64), masks (N u32),
- * queue list / served ids (N u32), bucketed order (N u32), bucket bounds, left (K even
+ * served ids (N u32), bucketed order and masks (N u32 each), bucket bounds, left (K even
  * f64), block rows (BLOCK x K even f64), block caps (BLOCK f64), radix.
  */
 export function srptScratchBytes(n: i32, k: i32): usize {
   const kp = <usize>evenK(k);
-  return 8 + (<usize>n << 4) + align8(<usize>n << 2) * 3 + align8(bucketBoundsBytes(n)) + (kp << 3)
+  return 8 + (<usize>n << 4) + align8(<usize>n << 2) * 4 + align8(bucketBoundsBytes(n)) + (kp << 3)
     + ((<usize>BLOCK * kp) << 3) + (<usize>BLOCK << 3)
     + radixScratchBytes(n);
 }
@@ -103,6 +103,7 @@ export function srpt(
   const masks = p; p += align8(<usize>n << 2);
   const ids = p; p += align8(<usize>n << 2);
   const order = p; p += align8(<usize>n << 2);
+  const orderMasks = p; p += align8(<usize>n << 2);
   const bounds = p; p += align8(bucketBoundsBytes(n));
   const left = p; p += <usize>kp << 3;
   const rows = p; p += (<usize>BLOCK * <usize>kp) << 3;
@@ -129,8 +130,7 @@ export function srpt(
   stu(ids, 0, <u32>first);
   let zero = serveBlock(1, k, kp, want, caps, left, rows, ids, capBuf, outLambda, 0, false);
   // the others bucket by bucket in key order; only the queues not yet blocked are sorted
-  for (let i = 0; i < n; i++) stu(ids, i, <u32>i);
-  const nb = bucketByKey(n, ids, keys, order, bounds);
+  const nb = bucketAllByKey(n, keys, masks, order, orderMasks, bounds);
   let c = 0;
   for (let b = 0; b < nb; b++) {
     const s = ldu(bounds, b), e = ldu(bounds, b + 1);
@@ -139,7 +139,7 @@ export function srpt(
     // overwritten until a kept one advances c)
     for (let j = s; j < e; j++) {
       const i = ldu(order, <i32>j);
-      const m = load<u32>(masks + (<usize>i << 2));
+      const m = ldu(orderMasks, <i32>j);
       stu(ids, c, i);
       c += <i32>((m != 0) & ((m & zero) == 0) & (i != <u32>first));
     }

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RadixScratch, sortIndicesByKey, sortRangeByKey } from "../src/kernels/js/radix.js";
+import { RadixScratch, bucketAllByKey, bucketByKey, bucketCountFor, sortIndicesByKey, sortRangeByKey } from "../src/kernels/js/radix.js";
 
 interface RadixExports {
   memory: WebAssembly.Memory;
@@ -19,6 +19,9 @@ interface RadixExports {
   radixScratchBytes(n: number): number;
   sortIndicesByKey(n: number, keys: number, out: number, scratch: number): void;
   sortRangeByKey(idx: number, len: number, keys: number, scratch: number): void;
+  bucketByKey(m: number, list: number, keys: number, order: number, bounds: number): number;
+  bucketAllByKey(n: number, keys: number, tags: number, order: number, orderTags: number, bounds: number): number;
+  bucketCountFor(m: number): number;
 }
 
 let dir = "";
@@ -28,7 +31,7 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "fairsched-radix-"));
   const radix = relative(dir, resolve("assembly/util/radix")).split("\\").join("/");
   writeFileSync(join(dir, "entry.ts"), [
-    `export { sortIndicesByKey, sortRangeByKey, radixScratchBytes } from "${radix}";`,
+    `export { sortIndicesByKey, sortRangeByKey, radixScratchBytes, bucketByKey, bucketAllByKey, bucketCountFor } from "${radix}";`,
     "export function heapBase(): usize { return __heap_base; }",
   ].join("\n"));
   execFileSync(process.execPath, [
@@ -89,6 +92,60 @@ function check(keys: Float64Array): void {
 
 let seed = 7;
 const rnd = () => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+
+/** Buckets of bucketByKey (list 0..n-1) and of bucketAllByKey (with tags), wasm and JS. */
+function buckets(keys: Float64Array, tags: Uint32Array): { plain: number[][]; all: number[][] } {
+  const n = keys.length;
+  const nb = bucketCountFor(n);
+  const mem = wasm.memory;
+  const base = (wasm.heapBase() + 15) & ~15;
+  const keysAt = base, listAt = keysAt + n * 8 + 8, tagsAt = listAt + n * 4 + 8, orderAt = tagsAt + n * 4 + 8;
+  const otAt = orderAt + n * 4 + 8, boundsAt = otAt + n * 4 + 8, end = boundsAt + (nb + 1) * 4 + 8;
+  if (end > mem.buffer.byteLength) mem.grow(Math.ceil((end - mem.buffer.byteLength) / 65536));
+  new Float64Array(mem.buffer, keysAt, n).set(keys);
+  new Uint32Array(mem.buffer, listAt, n).set(Uint32Array.from({ length: n }, (_, i) => i));
+  new Uint32Array(mem.buffer, tagsAt, n).set(tags);
+  const read = (nbOut: number) => [
+    Array.from(new Uint32Array(mem.buffer, orderAt, n)), Array.from(new Uint32Array(mem.buffer, otAt, n)),
+    Array.from(new Uint32Array(mem.buffer, boundsAt, nbOut + 1)),
+  ];
+  const w1 = read(wasm.bucketByKey(n, listAt, keysAt, orderAt, boundsAt));
+  const w2 = read(wasm.bucketAllByKey(n, keysAt, tagsAt, orderAt, otAt, boundsAt));
+  const order = new Uint32Array(n), ot = new Uint32Array(n), bounds = new Uint32Array(nb + 1);
+  const j1nb = bucketByKey(n, Uint32Array.from({ length: n }, (_, i) => i), keys, order, bounds);
+  const j1 = [Array.from(order), [], Array.from(bounds.subarray(0, j1nb + 1))];
+  const j2nb = bucketAllByKey(n, keys, tags, order, ot, bounds);
+  const j2 = [Array.from(order), Array.from(ot), Array.from(bounds.subarray(0, j2nb + 1))];
+  return { plain: [w1[0], w1[2], j1[0], j1[2]], all: [w2[0], w2[1], w2[2], j2[0], j2[1], j2[2]] };
+}
+
+describe("bucketAllByKey equals bucketByKey over 0..n-1 and carries the tags (wasm and JS)", () => {
+  it("on spread, tied and +inf keys", () => {
+    for (const n of [0, 1, 5, 100, 3000]) {
+      for (const keys of [
+        Float64Array.from({ length: n }, () => Math.exp(-20 * rnd())),
+        Float64Array.from({ length: n }, () => Math.floor(rnd() * 4)),
+        Float64Array.from({ length: n }, (_, i) => (i % 5 === 0 ? Infinity : rnd())),
+      ]) {
+        const tags = Uint32Array.from({ length: n }, () => Math.floor(rnd() * 2 ** 32));
+        const { plain, all } = buckets(keys, tags);
+        const [wOrder, wBounds, jOrder, jBounds] = plain;
+        expect(jOrder).toEqual(wOrder);
+        expect(jBounds).toEqual(wBounds);
+        expect(all[0]).toEqual(wOrder);
+        expect(all[2]).toEqual(wBounds);
+        expect(all[1]).toEqual(wOrder.map((i) => tags[i]));
+        expect(all.slice(3)).toEqual(all.slice(0, 3));
+        // buckets in key order: every key of bucket b below every key of bucket b + 1
+        for (let b = 0; b + 2 < wBounds.length; b++) {
+          const hiB = Math.max(-1, ...wOrder.slice(wBounds[b], wBounds[b + 1]).map((i) => keys[i]));
+          const loNext = Math.min(Infinity, ...wOrder.slice(wBounds[b + 1], wBounds[b + 2]).map((i) => keys[i]));
+          expect(hiB <= loNext).toBe(true);
+        }
+      }
+    }
+  });
+});
 
 describe("index sorts (radix.ts, wasm and JS twin) equal a comparison sort by (key, index)", () => {
   it("short, equal, narrow, spread over decades, tied", () => {

@@ -269,3 +269,38 @@ export function bucketByKey(m: i32, list: usize, keys: usize, order: usize, boun
   stu(bounds, 0, 0);
   return nb;
 }
+
+/**
+ * bucketByKey over all of 0..n-1 (no list to read), carrying a u32 tag per index:
+ * order[j] = i and orderTags[j] = tags[i] for the j-th entry in bucket order, so a consumer
+ * that filters by tag reads it in sequence instead of gathering it. Same buckets, bounds
+ * and return value as bucketByKey with the list 0..n-1.
+ */
+export function bucketAllByKey(n: i32, keys: usize, tags: usize, order: usize, orderTags: usize, bounds: usize): i32 {
+  const nb = bucketCountFor(n);
+  for (let b = 0; b <= nb; b++) stu(bounds, b, 0);
+  if (n == 0) return nb;
+  let lo: u32 = 0xffffffff, hi: u32 = 0;
+  for (let i = 0; i < n; i++) {
+    const h = load<u32>(keys + (<usize>i << 3), 4);
+    lo = min(lo, h);
+    hi = max(hi, h);
+  }
+  let shift: u32 = 0;
+  while (((hi - lo) >> shift) >= <u32>nb) shift++;
+  for (let i = 0; i < n; i++) {
+    const at = bounds + (<usize>(((load<u32>(keys + (<usize>i << 3), 4) - lo) >> shift) + 1) << 2);
+    store<u32>(at, load<u32>(at) + 1);
+  }
+  for (let b = 0; b < nb; b++) stu(bounds, b + 1, ldu(bounds, b + 1) + ldu(bounds, b));
+  for (let i = 0; i < n; i++) {
+    const at = bounds + (<usize>((load<u32>(keys + (<usize>i << 3), 4) - lo) >> shift) << 2);
+    const pos = load<u32>(at);
+    store<u32>(at, pos + 1);
+    stu(order, <i32>pos, <u32>i);
+    stu(orderTags, <i32>pos, ldu(tags, i));
+  }
+  for (let b = nb; b > 0; b--) stu(bounds, b, ldu(bounds, b - 1));
+  stu(bounds, 0, 0);
+  return nb;
+}

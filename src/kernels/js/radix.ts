@@ -228,3 +228,32 @@ export function bucketByKey(m: number, list: Uint32Array, keys: Float64Array, or
   bounds[0] = 0;
   return nb;
 }
+
+/**
+ * bucketByKey over all of 0..n-1, carrying a tag per index (orderTags[j] = tags[order[j]]):
+ * the same buckets, bounds and return value as bucketByKey with the list 0..n-1.
+ */
+export function bucketAllByKey(n: number, keys: Float64Array, tags: Uint32Array, order: Uint32Array, orderTags: Uint32Array, bounds: Uint32Array): number {
+  const nb = bucketCountFor(n);
+  bounds.fill(0, 0, nb + 1);
+  if (n === 0) return nb;
+  const words = new Uint32Array(keys.buffer, keys.byteOffset, n * 2);
+  let lo = 0xffffffff, hi = 0;
+  for (let i = 0; i < n; i++) {
+    const h = words[i * 2 + 1];
+    if (h < lo) lo = h;
+    if (h > hi) hi = h;
+  }
+  let shift = 0;
+  while ((hi - lo) >>> shift >= nb) shift++;
+  for (let i = 0; i < n; i++) bounds[((words[i * 2 + 1] - lo) >>> shift) + 1]++;
+  for (let b = 0; b < nb; b++) bounds[b + 1] += bounds[b];
+  for (let i = 0; i < n; i++) {
+    const pos = bounds[(words[i * 2 + 1] - lo) >>> shift]++;
+    order[pos] = i;
+    orderTags[pos] = tags[i];
+  }
+  bounds.copyWithin(1, 0, nb);
+  bounds[0] = 0;
+  return nb;
+}

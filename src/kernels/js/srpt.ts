@@ -5,7 +5,7 @@
 // one allocation pass. Scalar instead of lane pairs; min and max are exact and order-free,
 // so both backends agree bit for bit.
 import { Status } from "../status.js";
-import { RadixScratch, bucketByKey, bucketCountFor, sortRangeByKey } from "./radix.js";
+import { RadixScratch, bucketAllByKey, bucketCountFor, sortRangeByKey } from "./radix.js";
 import { isFiniteF64 } from "./finite.js";
 
 // as in assembly/srpt.ts
@@ -20,6 +20,7 @@ export class SrptScratch {
   masks = new Uint32Array(0);
   ids = new Uint32Array(0);
   order = new Uint32Array(0);
+  orderMasks = new Uint32Array(0);
   bounds = new Uint32Array(0);
   left = new Float64Array(0);
   rows = new Float64Array(0);
@@ -34,6 +35,7 @@ export class SrptScratch {
       this.masks = new Uint32Array(c);
       this.ids = new Uint32Array(c);
       this.order = new Uint32Array(c);
+      this.orderMasks = new Uint32Array(c);
       this.bounds = new Uint32Array(bucketCountFor(c) + 1);
     }
     if (this.left.length < k) {
@@ -51,7 +53,7 @@ export function srptKernel(
   s: SrptScratch,
 ): Status {
   s.ensure(n, k);
-  const { keys, masks, order, left, ids, bounds } = s;
+  const { keys, masks, order, orderMasks, left, ids, bounds } = s;
   for (let r = 0; r < k; r++) {
     const c = cap[r];
     if (!(c > 0) || !isFiniteF64(c)) return fail(s, Status.Capacity, r);
@@ -72,15 +74,14 @@ export function srptKernel(
   ids[0] = first;
   let zero = serveBlock(0, 1, k, want, s, outLambda, 0, false);
   // the others bucket by bucket in key order; only the queues not yet blocked are sorted
-  for (let i = 0; i < n; i++) ids[i] = i;
-  const nb = bucketByKey(n, ids, keys, order, bounds);
+  const nb = bucketAllByKey(n, keys, masks, order, orderMasks, bounds);
   let c = 0;
   for (let b = 0; b < nb; b++) {
     const e = bounds[b + 1];
     const c0 = c;
     for (let j = bounds[b]; j < e; j++) {
       const i = order[j];
-      const m = masks[i];
+      const m = orderMasks[j];
       ids[c] = i;
       if (m !== 0 && (m & zero) === 0 && i !== first) c++;
     }
