@@ -1,5 +1,7 @@
-// SRPT among BoPF's soft LQs (assembly/srpt.ts, src/kernels/js/srpt.ts): validation, keys,
-// radix sort by key, one greedy pass. Floor: one pass over want, rate and remaining (3*N*K).
+// SRPT among BoPF's soft LQs (assembly/srpt.ts, src/kernels/js/srpt.ts): one scan
+// (validation, keys, rate caps, masks), one bucket pass by key, the greedy step over the
+// queues not blocked by an exhausted resource (sorted exactly bucket by bucket), one
+// allocation pass. Floor: one pass over want, rate and remaining (3*N*K).
 import type { Size } from "./cases.js";
 import { kernelModule } from "./kernel-module.js";
 import { srptInstance, type SrptInstance } from "./workload.js";

@@ -55,7 +55,9 @@ const logUniform = (rnd: () => number, lo: number, hi: number): number => Math.e
  * SRPT among BoPF's soft LQs (assembly/srpt.ts): N soft LQs inside a guaranteed burst.
  * - capacity as for DRF (about one unit per queue); what the hard LQs left is 30-70% of it;
  * - want: 10% zero entries, else log-uniform over [0.05, 20] (total ~6x what is available,
- *   so the SRPT order decides who is served: the first ~15% in key order are, mostly in full);
+ *   so the SRPT order decides who is served: two of the six resources run out, about the
+ *   first 20% in key order are served and after that only the queues that want neither;
+ *   ~28% get a share in all, at their burst rate, the rest 0);
  * - rate = want x U[0.25, 1.25]: about 3/4 of the queues are capped by their burst rate;
  * - remaining volume: log-uniform over [0.5, 500] where want > 0 (keys spread over 3 decades).
  */
