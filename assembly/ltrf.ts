@@ -135,13 +135,9 @@ export function ltrf(
     if (!(q >= 0) || !isFiniteF64(q)) return fail(scratch, E_INCREMENT, i);
     const p = ldf(pending, i);
     if (!(p >= 0) || !(p <= MAX_COUNT) || p != Math.floor(p)) return fail(scratch, E_PENDING, i);
-    let zero = true;
     const base = i * k;
-    for (let r = 0; r < k; r++) {
-      const d = ldf(task, base + r);
-      if (!(d >= 0) || !isFiniteF64(d)) return fail(scratch, E_DEMAND, base + r);
-      if (d > 0) zero = false;
-    }
+    const zero = rowIsZero(task + (<usize>base << 3), k);
+    if (zero < 0) return fail(scratch, E_DEMAND, base + badDemand(task + (<usize>base << 3), k));
     const key = u / w;
     if (!isFiniteF64(key)) return fail(scratch, E_SHARE_OVERFLOW, i);
     if (p == 0) {
@@ -149,7 +145,7 @@ export function ltrf(
       stf(outUsage, i, u);
       continue;
     }
-    if (zero && !blocking) {
+    if (zero == 1 && !blocking) {
       // Needs nothing, so it starts regardless of order and delays nobody.
       const nu = u + p * q;
       if (!isFiniteF64(nu) || !isFiniteF64(nu / w)) return fail(scratch, E_SHARE_OVERFLOW, i);
@@ -311,6 +307,36 @@ export function ltrf(
 @inline function bucketOf(key: f64, base: f64, scale: f64, nb: i32): i32 {
   const t = (key - base) * scale;
   return t < <f64>nb ? <i32>t : nb - 1;
+}
+
+/**
+ * One task's K demands: 1 if all are 0, 0 if some is > 0, -1 if one is not a finite number
+ * >= 0 (NaN fails every comparison). Two per f64x2, one branch per row.
+ */
+@inline function rowIsZero(row: usize, k: i32): i32 {
+  const zero = f64x2.splat(0), inf = f64x2.splat(Infinity);
+  let ok = i64x2.splat(-1), pos = i64x2.splat(0);
+  let off: usize = 0;
+  const end = <usize>(k & ~1) << 3;
+  for (; off < end; off += 16) {
+    const d = v128.load(row + off);
+    ok = v128.and(ok, v128.and(f64x2.ge(d, zero), f64x2.lt(d, inf)));
+    pos = v128.or(pos, f64x2.gt(d, zero));
+  }
+  let good = v128.all_true<i64>(ok), some = v128.any_true(pos);
+  if (k & 1) {
+    const d = load<f64>(row + end);
+    good = good && d >= 0 && d < Infinity;
+    some = some || d > 0;
+  }
+  return good ? (some ? 0 : 1) : -1;
+}
+
+/** The first demand of a row that rowIsZero rejected. */
+function badDemand(row: usize, k: i32): i32 {
+  let r = 0;
+  while (r < k && ldf(row, r) >= 0 && isFiniteF64(ldf(row, r))) r++;
+  return r;
 }
 
 /** No demand exceeds what is free: task[r] > free[r] for no r (two resources per f64x2, branch-free). */
