@@ -12,6 +12,7 @@ export const LTRF_BLOCKING = 1;
 
 const MAX_COUNT = 9007199254740992; // 2^53
 const NIL = 0xffffffff; // end of a bucket list (ranks are < N < 2^32 - 1)
+const SPREAD = 4;
 const SWEEP_SHARE = 16;
 const SWEEP_MIN = 32;
 
@@ -32,9 +33,9 @@ export class LtrfScratch {
   inc = new Float64Array(0);
   w = new Float64Array(0);
   ensure(n: number): void {
-    if (this.head.length >= n) return;
-    const c = Math.max(n, this.head.length * 2);
-    this.head = new Uint32Array(c);
+    if (this.idx.length >= n) return;
+    const c = Math.max(n, this.idx.length * 2);
+    this.head = new Uint32Array(SPREAD * c);
     this.hotKey = new Float64Array(c);
     this.hotIdx = new Uint32Array(c);
     this.hotRank = new Uint32Array(c);
@@ -116,7 +117,7 @@ export function ltrfKernel(
   if (hi === lo) hi = nextKeyMax(s, size, lo);
 
   const { hotKey, hotIdx, hotRank } = s;
-  let base = lo, top = hi, nb = size;
+  let base = lo, top = hi, nb = size * SPREAD;
   let scale = scaleOf(base, top, nb);
   head.fill(NIL, 0, nb);
   for (let j = 0; j < size; j++) link(s, j, bucketOf(nKey[j], base, scale, nb));
@@ -132,7 +133,7 @@ export function ltrfKernel(
       while (cur < nb && head[cur] === NIL) cur++;
       if (cur === nb) {
         if (ovCount === 0) break;
-        base = ovLo; top = ovHi; nb = ovCount;
+        base = ovLo; top = ovHi; nb = ovCount * SPREAD;
         scale = scaleOf(base, top, nb);
         head.fill(NIL, 0, nb);
         let j = ovHead;
@@ -187,7 +188,7 @@ export function ltrfKernel(
         if (key > hi) hi = key;
       }
       if (m === 0) break;
-      base = lo; top = hi; nb = m;
+      base = lo; top = hi; nb = m * SPREAD;
       scale = scaleOf(base, top, nb);
       head.fill(NIL, 0, nb);
       for (let h = 0; h < m; h++) link(s, hotRank[h], bucketOf(hotKey[h], base, scale, nb));
