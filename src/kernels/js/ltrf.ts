@@ -1,7 +1,7 @@
 // Pure-TS twin of assembly/ltrf.ts (Algorithm 1 of the LTRF paper; the algorithm, the bucket
 // queue, the sweeps, worked example and edge values are documented there). Same operations
 // in the same order, so both backends agree to the last bit. Layout differs only where the
-// WASM kernel packs fields for cache lines: nodes and states are parallel typed arrays here,
+// WASM kernel packs fields for cache lines: a rank's node and state are one row of 8 numbers,
 // the hot heap (assembly/util/keyheap.ts) is three parallel arrays (key, queue index, rank),
 // and the touched-ahead loads of the WASM kernel have no counterpart (they change no value).
 import { Status } from "../status.js";
@@ -13,6 +13,8 @@ export const LTRF_BLOCKING = 1;
 const MAX_COUNT = 9007199254740992; // 2^53
 const NIL = 0xffffffff; // end of a bucket list (ranks are < N < 2^32 - 1)
 const SPREAD = 4;
+// fields of a rank's record (8 numbers, one 64-byte line)
+const R_KEY = 0, R_NEXT = 1, R_IDX = 2, R_USE = 3, R_LEFT = 4, R_INC = 5, R_W = 6;
 const SWEEP_SHARE = 16;
 const SWEEP_MIN = 32;
 
@@ -24,28 +26,16 @@ export class LtrfScratch {
   hotKey = new Float64Array(0);
   hotIdx = new Uint32Array(0);
   hotRank = new Uint32Array(0);
-  /** per rank: node (key, next rank in the bucket's list, queue index) and state */
-  key = new Float64Array(0);
-  next = new Uint32Array(0);
-  idx = new Uint32Array(0);
-  use = new Float64Array(0);
-  left = new Float64Array(0);
-  inc = new Float64Array(0);
-  w = new Float64Array(0);
+  /** per rank, 8 numbers: node (key, next rank in the bucket's list, queue index) and state (usage, left, increment, weight) */
+  rec = new Float64Array(0);
   ensure(n: number): void {
-    if (this.idx.length >= n) return;
-    const c = Math.max(n, this.idx.length * 2);
+    if (this.rec.length >= 8 * n) return;
+    const c = Math.max(n, this.rec.length / 4);
     this.head = new Uint32Array(SPREAD * c);
     this.hotKey = new Float64Array(c);
     this.hotIdx = new Uint32Array(c);
     this.hotRank = new Uint32Array(c);
-    this.key = new Float64Array(c);
-    this.next = new Uint32Array(c);
-    this.idx = new Uint32Array(c);
-    this.use = new Float64Array(c);
-    this.left = new Float64Array(c);
-    this.inc = new Float64Array(c);
-    this.w = new Float64Array(c);
+    this.rec = new Float64Array(8 * c);
   }
 }
 
@@ -58,7 +48,7 @@ export function ltrfKernel(
   s: LtrfScratch,
 ): Status {
   s.ensure(n);
-  const { head, key: nKey, next, idx, use, left } = s;
+  const { head, rec } = s;
   const blocking = (flags & LTRF_BLOCKING) !== 0;
   const fail = (code: Status, index: number): Status => {
     s.errIndex = index;
@@ -103,12 +93,13 @@ export function ltrfKernel(
       outUsage[i] = nu;
       continue;
     }
-    nKey[size] = key;
-    idx[size] = i;
-    use[size] = u;
-    left[size] = p;
-    s.inc[size] = q;
-    s.w[size] = w;
+    const at = 8 * size;
+    rec[at + R_KEY] = key;
+    rec[at + R_IDX] = i;
+    rec[at + R_USE] = u;
+    rec[at + R_LEFT] = p;
+    rec[at + R_INC] = q;
+    rec[at + R_W] = w;
     size++;
     if (key < lo) lo = key;
     if (key > hi) hi = key;
@@ -120,7 +111,7 @@ export function ltrfKernel(
   let base = lo, top = hi, nb = size * SPREAD;
   let scale = scaleOf(base, top, nb);
   head.fill(NIL, 0, nb);
-  for (let j = 0; j < size; j++) link(s, j, bucketOf(nKey[j], base, scale, nb));
+  for (let j = 0; j < size; j++) link(s, j, bucketOf(rec[8 * j + R_KEY], base, scale, nb));
 
   let cur = -1;
   let hsize = 0;
@@ -138,8 +129,8 @@ export function ltrfKernel(
         head.fill(NIL, 0, nb);
         let j = ovHead;
         while (j !== NIL) {
-          const after = next[j];
-          link(s, j, bucketOf(nKey[j], base, scale, nb));
+          const after = rec[8 * j + R_NEXT];
+          link(s, j, bucketOf(rec[8 * j + R_KEY], base, scale, nb));
           j = after;
         }
         ovHead = NIL; ovCount = 0; ovLo = Infinity; ovHi = -Infinity;
@@ -149,11 +140,11 @@ export function ltrfKernel(
       let j = head[cur];
       head[cur] = NIL;
       while (j !== NIL) {
-        hotKey[hsize] = nKey[j];
-        hotIdx[hsize] = idx[j];
+        hotKey[hsize] = rec[8 * j + R_KEY];
+        hotIdx[hsize] = rec[8 * j + R_IDX];
         hotRank[hsize] = j;
         hsize++;
-        j = next[j];
+        j = rec[8 * j + R_NEXT];
       }
       for (let h = (hsize >> 1) - 1; h >= 0; h--) siftDown(s, hsize, h, hotKey[h], hotIdx[h], hotRank[h]);
     }
@@ -168,18 +159,18 @@ export function ltrfKernel(
       if (blocking) break;
       hsize = popTop(s, hsize);
       if (++aside < sweepAfter) continue;
-      for (let h = 0; h < hsize; h++) nKey[hotRank[h]] = hotKey[h];
+      for (let h = 0; h < hsize; h++) rec[8 * hotRank[h] + R_KEY] = hotKey[h];
       let m = 0;
       lo = Infinity; hi = -Infinity;
       for (let c = 0; c < size; c++) {
-        if (!(left[c] > 0)) continue;
-        const ci = idx[c], crow = ci * k;
+        if (!(rec[8 * c + R_LEFT] > 0)) continue;
+        const ci = rec[8 * c + R_IDX], crow = ci * k;
         let ok = true;
         for (let r = 0; r < k; r++) {
           if (task[crow + r] > outFree[r]) { ok = false; break; }
         }
         if (!ok) continue;
-        const key = nKey[c];
+        const key = rec[8 * c + R_KEY];
         hotKey[m] = key;
         hotIdx[m] = ci;
         hotRank[m] = c;
@@ -199,18 +190,19 @@ export function ltrfKernel(
       continue;
     }
     for (let r = 0; r < k; r++) outFree[r] = outFree[r] - task[row + r];
-    const u = use[j] + s.inc[j];
-    const key = u / s.w[j];
+    const at = 8 * j;
+    const u = rec[at + R_USE] + rec[at + R_INC];
+    const key = u / rec[at + R_W];
     if (!isFiniteF64(u) || !isFiniteF64(key)) return fail(Status.ShareOverflow, i);
-    use[j] = u;
-    const p = left[j] - 1;
-    left[j] = p;
+    rec[at + R_USE] = u;
+    const p = rec[at + R_LEFT] - 1;
+    rec[at + R_LEFT] = p;
     if (p === 0) {
       hsize = popTop(s, hsize);
     } else if (key > top) {
       hsize = popTop(s, hsize);
-      nKey[j] = key;
-      next[j] = ovHead;
+      rec[at + R_KEY] = key;
+      rec[at + R_NEXT] = ovHead;
       ovHead = j;
       ovCount++;
       if (key < ovLo) ovLo = key;
@@ -221,22 +213,22 @@ export function ltrfKernel(
         siftDown(s, hsize, 0, key, i, j);
       } else {
         hsize = popTop(s, hsize);
-        nKey[j] = key;
+        rec[at + R_KEY] = key;
         link(s, j, b);
       }
     }
   }
 
   for (let j = 0; j < size; j++) {
-    const ci = idx[j];
-    outCount[ci] = pending[ci] - left[j];
-    outUsage[ci] = use[j];
+    const ci = rec[8 * j + R_IDX];
+    outCount[ci] = pending[ci] - rec[8 * j + R_LEFT];
+    outUsage[ci] = rec[8 * j + R_USE];
   }
   return Status.OK;
 }
 
 function link(s: LtrfScratch, j: number, b: number): void {
-  s.next[j] = s.head[b];
+  s.rec[8 * j + R_NEXT] = s.head[b];
   s.head[b] = j;
 }
 
@@ -254,7 +246,7 @@ function bucketOf(key: number, base: number, scale: number, nb: number): number 
 function nextKeyMax(s: LtrfScratch, size: number, lo: number): number {
   let top = lo;
   for (let j = 0; j < size; j++) {
-    const key = (s.use[j] + s.inc[j]) / s.w[j];
+    const key = (s.rec[8 * j + R_USE] + s.rec[8 * j + R_INC]) / s.rec[8 * j + R_W];
     if (key > top && isFiniteF64(key)) top = key;
   }
   return top;
