@@ -80,8 +80,10 @@ const N_KEY = 0, N_NEXT = 8, N_IDX = 12;
 const S_USE = 0, S_LEFT = 8, S_INC = 16, S_W = 24;
 
 /** Scratch: error slot (8 bytes), SPREAD bucket heads per queue (u32), hot heap (16 bytes), per rank a node (16 bytes) and a state (32 bytes). */
-export function ltrfScratchBytes(n: i32): usize {
-  return 8 + (<usize>n << 2) * SPREAD + 64 + keyHeapBytes(n) + (<usize>n << 4) + (<usize>n << 5);
+export function ltrfScratchBytes(n: i32): f64 {
+  // in f64: exact, so a size beyond the 32-bit address space shows as such instead of wrapping
+  const N = <f64>n;
+  return 8 + 4 * SPREAD * N + 64 + 16 * N + 16 * N + 32 * N;
 }
 
 @inline function nodeAt(nodes: usize, j: u32): usize {

@@ -132,6 +132,7 @@ export class WasmBackend implements KernelBackend {
     const free = L.f64(k), task = L.f64(nk), pend = L.f64(n), use = L.f64(n), w = L.f64(n), inc = L.f64(n);
     const cnt = L.f64(n), useOut = L.f64(n), freeOut = L.f64(k);
     const scratchBytes = n > 2 ** 28 ? Infinity : this.x.ltrfScratchBytes(n);
+    this.arena.reserve(L.bytes + scratchBytes, "tasks", `N=${n}, K=${k}`); // before L.raw, whose & would wrap a size >= 2^31
     const scratch = L.raw(scratchBytes);
     this.arena.reserve(L.bytes, "tasks", `N=${n}, K=${k}`);
     const buffer = this.arena.buffer;
