@@ -13,25 +13,25 @@
 // is below the last key taken. The candidates (queues with pending tasks that were not
 // started up front) sit in buckets over a key range [base, top]:
 //   bucket(key) = min(floor((key - base) * scale), nb - 1),  scale = nb / (top - base),
-// nb = SPREAD (4) x the number of candidates, keys above top in an overflow list. Every step of bucket()
-// rounds monotonically, so a smaller key never lands in a later bucket: everything in a
-// later bucket has a strictly larger key than everything in the current one. The buckets
-// are taken in order, each through a small binary heap on (key, i) (the "hot" heap,
-// assembly/util/keyheap.ts), which gives exactly Algorithm 1's order, ties included. A
-// started queue whose new key still falls in the current bucket is sifted down in the hot
-// heap; otherwise it is pushed onto its bucket's list or the overflow, O(1). When the
-// buckets run out, the overflow becomes the next pass, over [its min, its max].
+// nb = SPREAD (4) x the number of candidates, keys above top in an overflow list. Every
+// step of bucket() rounds monotonically, so a smaller key never lands in a later bucket:
+// everything in a later bucket has a strictly larger key than everything in the current
+// one. The buckets are taken in order, each through a small binary heap on (key, i) (the
+// "hot" heap, assembly/util/keyheap.ts), which gives exactly Algorithm 1's order, ties
+// included. A started queue whose new key still falls in the current bucket is sifted down
+// in the hot heap; otherwise it is pushed onto its bucket's list or the overflow, O(1).
+// When the buckets run out, the overflow becomes the next pass, over [its min, its max].
 //
 // Sweeps (work-conserving mode): setting a queue aside changes nothing but that queue, so
-// the order in which non-fitting queues are found does not matter. After every N/16 + 32
-// queues set aside, one pass over the candidates in rank order drops every queue whose
-// task no longer fits and rebuilds the buckets from the ones left. When the cluster fills
-// up, most candidates are dropped there, reading memory in order, instead of one cache
-// miss each at the top of the heap. At most ~16 sweeps.
+// the order in which non-fitting queues are found does not matter. After every C/16 + 32
+// queues set aside (C = the number of candidates), one pass over the candidates in rank
+// order drops every queue whose task no longer fits and rebuilds the buckets from the ones
+// left. When the cluster fills up, most candidates are dropped there, reading memory in
+// order, instead of one cache miss each at the top of the heap. At most ~16 sweeps.
 //
-// Cost: O(N K + T + S) for T tasks started and S bucket moves, plus the hot heaps' log of
-// a bucket's size: a few entries when keys are spread (the bench: ~7), one heap of all
-// candidates, O(log N) per operation and never worse than that, when all keys are equal.
+// Cost: O(N K + T K + S) for T tasks started and S bucket moves, plus the hot heaps' log
+// of a bucket's size: a few entries when keys are spread (the bench: 5.5 on average), one
+// heap of all candidates when all keys are equal (O(log N) per operation, never worse).
 // Each pass costs O(its buckets), and every queue in the overflow started a task in the
 // previous pass, so passes add O(T); sweeps add at most ~16 passes over the candidates.
 // The result never depends on the bucket layout, only the speed does.
