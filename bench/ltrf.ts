@@ -1,5 +1,6 @@
 // LTRF task-level selection (Algorithm 1; assembly/ltrf.ts, src/kernels/js/ltrf.ts):
-// validation, heap build, one start per task. Work-conserving, with weights. Floor: one pass
+// validation, bucket queue, one start per task, sweeps of the queues set aside once the
+// cluster fills. Work-conserving, with weights (instance: bench/workload.ts). Floor: one pass
 // over the task demands (N*K) and the four per-queue inputs (pending, usage, weights, increments).
 import type { Size } from "./cases.js";
 import { kernelModule } from "./kernel-module.js";

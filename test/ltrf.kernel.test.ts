@@ -116,6 +116,16 @@ describe("LTRF kernel", () => {
     }), { numRuns: 200 });
   });
 
+  it("too large for memory (the scratch alone passes 4 GiB) -> InputError, engine still fine", () => {
+    // flat number[]s that claim 56 million queues (K = 1) without allocating them: the inputs
+    // fit in 4 GiB, inputs plus the kernel's scratch (80 bytes a queue) do not
+    const n = 56_000_000;
+    const huge = new Proxy([] as number[], { get: (t, p) => (p === "length" ? n : typeof p === "string" && /^\d+$/.test(p) ? 1 : Reflect.get(t, p)) });
+    expect(() => wasm.ltrf({ free: [1], tasks: huge, pending: huge })).toThrow(InputError);
+    expect(() => wasm.ltrf({ free: [1], tasks: huge, pending: huge })).toThrow(/^tasks: problem too large for memory/);
+    expect(Array.from(wasm.ltrf({ free: [100], tasks: [[1], [1]], pending: [80, 70], usage: [60, 140] }).count)).toEqual([80, 20]);
+  });
+
   const bad: Array<[string, Record<string, unknown>, RegExp]> = [
     ["negative free", { free: [1, -1], tasks: [[1, 1]], pending: [1] }, /^free\[1\]: must be a finite number >= 0/],
     ["NaN task", { free: [1], tasks: [[1], [NaN]], pending: [1, 1] }, /^tasks\[1\]\[0\]: .*NaN/],
