@@ -6,6 +6,7 @@
 // stays), zero tasks, ties, blocking mode, weights. Both backends, compared bit for bit.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { ltrfLiteral } from "./helpers/ltrf-literal.js";
 import { loadEngineSync } from "../src/index.js";
 
 const wasm = loadEngineSync({ backend: "wasm" });
@@ -21,36 +22,7 @@ interface Inst {
   blocking: boolean;
 }
 
-/** Algorithm 1 by the book: scan all queues for the smallest U/w every task. */
-function literal(x: Inst): { count: number[]; usage: number[]; free: number[] } {
-  const n = x.pending.length, k = x.free.length;
-  const free = x.free.slice(), usage = x.usage.slice(), left = x.pending.slice(), count = new Array<number>(n).fill(0);
-  const w = (i: number) => (x.weights ? x.weights[i] : 1);
-  const aside = new Array<boolean>(n).fill(false);
-  const row = (i: number) => Array.from(x.tasks.subarray(i * k, i * k + k));
-  for (let i = 0; i < n; i++) {
-    // work-conserving: tasks needing nothing start up front (SPEC §5), U += pending * inc
-    if (!x.blocking && left[i] > 0 && row(i).every((d) => d === 0)) {
-      count[i] = left[i]; usage[i] = usage[i] + left[i] * x.increments[i]; left[i] = 0;
-    }
-  }
-  for (;;) {
-    let best = -1;
-    for (let i = 0; i < n; i++) {
-      if (left[i] === 0 || aside[i]) continue;
-      if (best < 0 || usage[i] / w(i) < usage[best] / w(best)) best = i;
-    }
-    if (best < 0) break;
-    if (!row(best).every((d, r) => !(d > free[r]))) {
-      if (x.blocking) break;
-      aside[best] = true;
-      continue;
-    }
-    for (let r = 0; r < k; r++) free[r] = free[r] - x.tasks[best * k + r];
-    count[best]++; left[best]--; usage[best] = usage[best] + x.increments[best];
-  }
-  return { count, usage, free };
-}
+const literal = ltrfLiteral;
 
 const num = (min: number, max: number) => fc.double({ min, max, noNaN: true, noDefaultInfinity: true });
 

@@ -3,6 +3,7 @@
 // bad input with an InputError naming field and index.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { ltrfLiteral } from "./helpers/ltrf-literal.js";
 import { InputError, loadEngineSync } from "../src/index.js";
 import { runStepModel } from "../src/ltrf/step-model.js";
 
@@ -24,30 +25,7 @@ const instance = fc.record({ n: fc.integer({ min: 0, max: 40 }), k: fc.integer({
 
 type Inst = { free: number[]; tasks: number[]; pending: number[]; usage: number[]; weights?: number[]; increments: number[]; blocking: boolean };
 
-/** Algorithm 1 by the book: scan all queues for the smallest U/w every task. */
-function reference(x: Inst): { count: number[]; usage: number[]; free: number[] } {
-  const n = x.pending.length, k = x.free.length;
-  const free = x.free.slice(), usage = x.usage.slice(), left = x.pending.slice(), count = new Array<number>(n).fill(0);
-  const w = (i: number) => (x.weights ? x.weights[i] : 1);
-  const out = new Array<boolean>(n).fill(false);
-  for (let i = 0; i < n; i++) {
-    const zero = x.tasks.slice(i * k, i * k + k).every((d) => d === 0);
-    if (zero && !x.blocking && left[i] > 0) { count[i] = left[i]; usage[i] = usage[i] + left[i] * x.increments[i]; left[i] = 0; }
-  }
-  for (;;) {
-    let best = -1;
-    for (let i = 0; i < n; i++) {
-      if (left[i] === 0 || out[i]) continue;
-      if (best < 0 || usage[i] / w(i) < usage[best] / w(best)) best = i;
-    }
-    if (best < 0) break;
-    const fits = x.tasks.slice(best * k, best * k + k).every((d, r) => !(d > free[r]));
-    if (!fits) { if (x.blocking) break; out[best] = true; continue; }
-    for (let r = 0; r < k; r++) free[r] = free[r] - x.tasks[best * k + r];
-    count[best]++; left[best]--; usage[best] = usage[best] + x.increments[best];
-  }
-  return { count, usage, free };
-}
+const reference = ltrfLiteral;
 
 describe("LTRF kernel", () => {
   it("worked example: Table 1 step t3", () => {
