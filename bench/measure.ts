@@ -3,6 +3,10 @@
 // chosen once from a calibration so a sample lasts about SAMPLE_MS; the reported time is the
 // sample median divided by reps. Slow calls get reps = 1 and few samples.
 //
+// Several rounds (bench/run.ts --rounds) measure every case once per round, so a ratio is
+// the median of per-round ratios between cases measured seconds apart: load that drifts over
+// the run moves numerator and denominator together instead of skewing one of them.
+//
 // The clock is the process's CPU time (user + system, microsecond resolution), not wall
 // time: the benchmark machine is shared, and a call longer than a scheduler slice would
 // otherwise be charged for the time other processes ran. On an idle machine the two agree
@@ -23,6 +27,8 @@ export interface Measurement {
   reps: number;
   /** Relative margin of error of the sample mean, percent. */
   rme: number;
+  /** With several rounds: each round's median (the reported median is their median). */
+  rounds?: number[];
 }
 
 export interface Budget {
@@ -58,8 +64,17 @@ function calibrate(call: () => unknown): number {
   return Math.max(1, Math.round(SAMPLE_MS / perCall));
 }
 
-export async function measure(name: string, call: () => unknown, budget: Budget): Promise<Measurement> {
-  const reps = calibrate(call);
+/**
+ * Measures one case. `knownReps` (from an earlier round) skips the calibration: a short
+ * warm-up is enough because the JIT already saw the call.
+ */
+export async function measure(name: string, call: () => unknown, budget: Budget, knownReps?: number): Promise<Measurement> {
+  let reps: number;
+  if (knownReps === undefined) reps = calibrate(call);
+  else {
+    reps = knownReps;
+    for (let i = 0; i < 3; i++) call();
+  }
   let sink: unknown;
   const bench = new Bench({
     time: budget.timeMs,
@@ -96,4 +111,22 @@ export function measureRuns(call: () => unknown, runs: { warmup: number; samples
   const mean = times.reduce((a, b) => a + b, 0) / m;
   const sd = m > 1 ? Math.sqrt(times.reduce((a, b) => a + (b - mean) ** 2, 0) / (m - 1)) : 0;
   return { medianMs, samples: m, reps: 1, rme: m > 1 ? (100 * 1.96 * sd) / Math.sqrt(m) / mean : 0, runsMs: times };
+}
+
+export function median(xs: number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const m = sorted.length;
+  return m % 2 ? sorted[(m - 1) / 2] : (sorted[m / 2 - 1] + sorted[m / 2]) / 2;
+}
+
+/** Several rounds of one case: the median of the round medians, samples summed. */
+export function combineRounds(rounds: Measurement[]): Measurement {
+  if (rounds.length === 1) return rounds[0];
+  return {
+    medianMs: median(rounds.map((r) => r.medianMs)),
+    samples: rounds.reduce((a, r) => a + r.samples, 0),
+    reps: rounds[0].reps,
+    rme: median(rounds.map((r) => r.rme)),
+    rounds: rounds.map((r) => r.medianMs),
+  };
 }

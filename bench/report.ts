@@ -1,7 +1,7 @@
 // Turning measurements into the printed table and bench/results.json. Ratios are always
-// between cases measured in the same run.
+// between cases measured in the same run (and, with rounds, in the same round).
 import type { BenchModule, RatioSpec, ScenarioModule, Size } from "./cases.js";
-import type { Measurement } from "./measure.js";
+import { median, type Measurement } from "./measure.js";
 
 export type Results = Map<string, Measurement>; // key: `${caseId}@${n}x${k}`
 
@@ -16,15 +16,21 @@ export function formatTime(ms: number): string {
 
 const sizeLabel = (s: Size): string => `N=1e${Math.round(Math.log10(s.n))} K=${s.k}`;
 
+/** a / b; with rounds on both sides, the median of the per-round ratios. */
+export function ratioOf(a: Measurement | undefined, b: Measurement | undefined): number | undefined {
+  if (!a || !b) return undefined;
+  const ra = a.rounds, rb = b.rounds;
+  if (ra && rb && ra.length === rb.length) return median(ra.map((x, i) => x / rb[i]));
+  return a.medianMs / b.medianMs;
+}
+
 export function ratioAt(results: Results, r: RatioSpec, s: Size): number | undefined {
-  const a = results.get(resultKey(r.numerator, s)), b = results.get(resultKey(r.denominator, s));
-  return a && b ? a.medianMs / b.medianMs : undefined;
+  return ratioOf(results.get(resultKey(r.numerator, s)), results.get(resultKey(r.denominator, s)));
 }
 
 /** time(largest N) / time(next N) at each K, when both were measured. */
 export function scalingAt(results: Results, id: string, large: Size, small: Size): number | undefined {
-  const a = results.get(resultKey(id, large)), b = results.get(resultKey(id, small));
-  return a && b ? a.medianMs / b.medianMs : undefined;
+  return ratioOf(results.get(resultKey(id, large)), results.get(resultKey(id, small)));
 }
 
 function fmtRatio(x: number | undefined): string {

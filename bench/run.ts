@@ -4,10 +4,13 @@
 //   --only drf.kernel        only cases whose id starts with one of these (comma separated);
 //                            applies to the fixed-size scenarios too (--only bopf, --only sim)
 //   --no-scenarios           skip the fixed-size scenarios (BoPF overhead, simulator)
+//   --rounds 3               measure every case this many times, round-robin over all cases
+//                            (each round gets 1/rounds of the time budget); ratios are the
+//                            median of per-round ratios
 import { writeFileSync } from "node:fs";
 import type { Size } from "./cases.js";
 import { machineInfo } from "./machine.js";
-import { measure, measureRuns, type Budget } from "./measure.js";
+import { combineRounds, measure, measureRuns, type Budget, type Measurement } from "./measure.js";
 import { registry, scenarios } from "./registry.js";
 import {
   markdownTable, ratioAt, resultKey, scalingAt, scalingPairs, scenarioRatio, scenarioTable, type Results, type ScenarioResults,
@@ -20,6 +23,13 @@ function budgetFor({ n }: Size): Budget {
   if (n >= 1e5) return { timeMs: 250, minSamples: 4 };
   if (n >= 1e4) return { timeMs: 150, minSamples: 8 };
   return { timeMs: 100, minSamples: 16 };
+}
+
+const DEFAULT_ROUNDS = 3;
+
+/** A round's share of the budget: rounds together cost about what one round used to. */
+function roundBudget(b: Budget, rounds: number): Budget {
+  return { timeMs: Math.max(40, b.timeMs / rounds), minSamples: Math.max(2, Math.ceil(b.minSamples / rounds)) };
 }
 
 function arg(name: string): string | undefined {
@@ -44,16 +54,24 @@ async function main(): Promise<void> {
   // the first measurement of a process also warms tinybench and the engine loader; discard it
   const first = modules[0]?.cases[0];
   if (first) await measure("harness warm-up", first.prepare(sizes[0]), budgetFor(sizes[0]));
-  for (const size of sizes) {
-    for (const m of modules) {
-      for (const c of m.cases) {
-        const call = c.prepare(size);
-        const r = await measure(`${c.id} ${size.n}x${size.k}`, call, budgetFor(size));
-        results.set(resultKey(c.id, size), r);
-        process.stderr.write(`  ${c.id.padEnd(24)} N=${String(size.n).padEnd(6)} K=${size.k}  ${r.medianMs.toPrecision(4)} ms  (${r.samples} samples x ${r.reps})\n`);
+  const rounds = Math.max(1, Math.floor(Number(arg("--rounds") ?? DEFAULT_ROUNDS)));
+  const perRound = new Map<string, Measurement[]>();
+  for (let round = 0; round < rounds; round++) {
+    for (const size of sizes) {
+      const budget = roundBudget(budgetFor(size), rounds);
+      for (const m of modules) {
+        for (const c of m.cases) {
+          const key = resultKey(c.id, size);
+          const earlier = perRound.get(key) ?? [];
+          const call = c.prepare(size);
+          const r = await measure(`${c.id} ${size.n}x${size.k}`, call, budget, earlier[0]?.reps);
+          perRound.set(key, [...earlier, r]);
+          process.stderr.write(`  ${rounds > 1 ? `[${round + 1}/${rounds}] ` : ""}${c.id.padEnd(24)} N=${String(size.n).padEnd(6)} K=${size.k}  ${r.medianMs.toPrecision(4)} ms  (${r.samples} samples x ${r.reps})\n`);
+        }
       }
     }
   }
+  for (const [key, rs] of perRound) results.set(key, combineRounds(rs));
   const scenarioResults: ScenarioResults = new Map();
   const scenarioInfo = new Map<string, Record<string, unknown>>();
   for (const m of scenarioModules) {
@@ -77,6 +95,7 @@ async function main(): Promise<void> {
     date: new Date().toISOString(),
     seconds: Math.round(seconds),
     sizes,
+    rounds,
     budgets: sizes.map((s) => ({ ...s, ...budgetFor(s) })),
     modules: modules.map((m) => ({
       name: m.name,
