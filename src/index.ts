@@ -8,6 +8,8 @@ export type { BackendKind, KernelBackend, KernelBlock, KernelName, DrfStage } fr
 export type { LtrfInput, LtrfResult } from "./ltrf/kernel-call.js";
 export type { CrvReorderInput, CrvReorderResult, QueueMode } from "./phoenix/crv-call.js";
 export * as justice from "./justice/index.js";
+export * as bopf from "./bopf/index.js";
+export * as ltrf from "./ltrf/index.js";
 // The simulator: model, policy interface, registries, scenarios.
 export type { Workload, JobSpec, StageSpec, QueueSpec, BurstSpec, JobRecord, JobOutcome } from "./sim/model.js";
 export type { Policy, PolicyFactory, PolicyContext, PolicyActions, ClusterState, QueueState, SimEvent, Admission } from "./sim/policy.js";

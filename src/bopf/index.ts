@@ -1,0 +1,15 @@
+// BoPF for embedders: admission control (object API and the batch API over columns), the
+// allocation at one instant (SPEC §4.3), the alpha-strategy request, burst descriptions.
+export {
+  BopfAdmissionControl, type BopfAdmission, type BopfClass, type BopfReason, type BopfQueueInput, type AdmissionOptions,
+} from "./admission.js";
+export {
+  KIND_TQ, KIND_LQ, BATCH_REASONS, emptyAdmissionBatch, emptyBatchOutcome, setPeriodicRow, validateAdmissionBatch,
+  type AdmissionBatch, type BatchOutcome,
+} from "./admission-batch.js";
+export {
+  allocateInstant, allocateInstantFlat, InstantWorkspace, CLASS_CODE,
+  type InstantQueue, type InstantAllocation, type InstantBatch,
+} from "./allocate.js";
+export { burstSeries, isPeriodic, type PeriodicBursts, type BurstsInput, type BurstSeries } from "./bursts.js";
+export { alphaRequest, quantileOf, type DemandDistribution, type Correlation } from "./alpha.js";

@@ -1,0 +1,7 @@
+// LTRF / H-LTRF for embedders: the hierarchical scheduler (SPEC §5, starvation timeout), its
+// queue tree, the quantum updater and the long-term fairness tracker. The flat selection
+// kernel is `engine.ltrf()` / `engine.prepareLtrf()`.
+export { HLtrf, type HltrfOptions, type HltrfCall } from "./hltrf.js";
+export { buildTree, type QueueTree, type TreeLeaf } from "./tree.js";
+export { QuantumUpdater } from "./quantum.js";
+export { FairnessTracker, stepFairness, type FairnessSeries } from "./fairness.js";
