@@ -58,14 +58,19 @@ const LEVEL_TABLE_BYTES: usize = 256 << 3;
   return (x + 63) & ~(<usize>63);
 }
 
-/** Scratch layout; the error index is the first i32 of scratch. */
-export function drfScratchBytes(n: i32, k: i32): usize {
+/**
+ * Scratch layout; the error index is the first i32 of scratch. Summed in f64: every term fits
+ * in 32 bits whenever the problem's own arrays fit in 4 GiB (the only time it is asked), but
+ * the sum may not, and a wrapped size would pass the caller's 4 GiB check.
+ */
+export function drfScratchBytes(n: i32, k: i32): f64 {
   const nf = <usize>n << 3;
   const nu = <usize>n << 2;
   const kf = <usize>k << 3;
-  return 8 + 64 + align64(nf) * 4 + align8(nu) * 3 + align8(<usize>n) + kf * 4 + align8(<usize>k << 2) + align8(<usize>k)
-    + align8(bucketBoundsBytes(n)) + radixScratchBytes(n)
-    + kf * 4 + 32 + kf + LEVEL_TABLE_BYTES + 64 + <usize>gridBuckets(n, k) * gridCellBytes(k);
+  return <f64>(8 + 64) + <f64>(align64(nf) * 4) + <f64>(align8(nu) * 3) + <f64>align8(<usize>n)
+    + <f64>(kf * 4 + align8(<usize>k << 2) + align8(<usize>k))
+    + <f64>align8(bucketBoundsBytes(n)) + <f64>radixScratchBytes(n)
+    + <f64>(kf * 4 + 32 + kf + LEVEL_TABLE_BYTES + 64) + <f64>(<usize>gridBuckets(n, k) * gridCellBytes(k));
 }
 
 /**

@@ -79,11 +79,12 @@ const FULL: u32 = 0x80000000;
  * served ids (N u32), bucketed order and masks (N u32 each), bucket bounds, left (K even
  * f64), block rows (BLOCK x K even f64), block caps (BLOCK f64), radix.
  */
-export function srptScratchBytes(n: i32, k: i32): usize {
+export function srptScratchBytes(n: i32, k: i32): f64 {
+  // summed in f64 like drfScratchBytes: the terms fit in 32 bits, the sum may not
   const kp = <usize>evenK(k);
-  return 8 + (<usize>n << 4) + align8(<usize>n << 2) * 4 + align8(bucketBoundsBytes(n)) + (kp << 3)
-    + ((<usize>BLOCK * kp) << 3) + (<usize>BLOCK << 3)
-    + radixScratchBytes(n);
+  return <f64>(8 + (<usize>n << 4)) + <f64>(align8(<usize>n << 2) * 4) + <f64>align8(bucketBoundsBytes(n)) + <f64>(kp << 3)
+    + <f64>(((<usize>BLOCK * kp) << 3) + (<usize>BLOCK << 3))
+    + <f64>radixScratchBytes(n);
 }
 
 /**

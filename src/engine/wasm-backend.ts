@@ -143,8 +143,8 @@ export class WasmBackend extends BlockBackend {
   private place<K extends KernelName>(kernel: K, a: number, b: number, transient: boolean): WasmBlock<K> {
     const { regions, bytes } = regionsOf(kernel, a, b);
     // queried only once the regions fit in 4 GiB, so the module's i32 size arithmetic is in range
-    // usize sizes come back as i32 (>>> 0 makes them unsigned); ltrfScratchBytes returns an exact
-    // f64 so a size beyond the 32-bit address space is caught by the arena instead of wrapping
+    // usize sizes come back as i32 (>>> 0 makes them unsigned); drf, srpt and ltrf return an
+    // exact f64 so a size beyond the 32-bit address space is caught by the arena, not wrapped
     const reported = SCRATCH[kernel](this.x, a, b);
     const scratchBytes = reported < 0 ? reported >>> 0 : reported;
     const total = bytes + scratchBytes;
