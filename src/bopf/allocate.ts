@@ -256,11 +256,12 @@ function allocationOnly(engine: Engine, capacity: ArrayLike<number>, b: InstantB
   const m = flags >>> 2, anyGuarantee = (flags & 1) === 1, weightsInRange = (flags & 2) === 0;
   if (m > 0) softSrpt(engine, capacity, b, softIdx, m, left, base, true);
   if (weightsInRange && clearlyFits(sum3, left, capacity, n)) {
-    // steps 3 and 4 whole, added to base row by row; in the rare case where step 4's
-    // demands do not clearly fit after all, base is gone (hard + soft + e + u does not
-    // give back hard + soft exactly): the round is recomputed with its steps
-    wholeElasticBase(b, k, anyGuarantee, live, thr, left, base, sum4);
-    if (anyGuarantee && !clearlyFits(sum4, left, capacity, n)) {
+    // steps 3 and 4 whole, added to base row by row. What step 3 leaves is needed only to
+    // decide whether step 4's demands clearly fit: a lower bound of it decides (below). In
+    // the rare case where they do not clearly fit, base is gone (hard + soft + e + u does
+    // not give back hard + soft exactly): the round is recomputed with its steps.
+    wholeElasticBase(b, k, anyGuarantee, live, thr, base, sum4);
+    if (anyGuarantee && !clearlyFits(sum4, leftBound(left, sum3, n, k), capacity, n)) {
       return { allocation: allocateInstantFlat(engine, capacity, b, ws, false).allocation, steps: null };
     }
     return { allocation: base, steps: null };
@@ -281,11 +282,10 @@ function allocationOnly(engine: Engine, capacity: ArrayLike<number>, b: InstantB
 /**
  * wholeElasticPass, allocation only: base (hard + soft) += e + u, with e step 3's demand
  * above `thr` and, with a live guarantee, u = max(0, want - base - e) (= want - hard - soft
- * - e: one of hard and soft is 0) above `thr`, summed into sum4; `left` loses e in queue
- * order.
+ * - e: one of hard and soft is 0) above `thr`, summed into sum4.
  */
 function wholeElasticBase(
-  b: InstantBatch, k: number, anyGuarantee: boolean, live: Uint8Array, thr: Float64Array, left: Float64Array, base: Float64Array, sum4: Float64Array,
+  b: InstantBatch, k: number, anyGuarantee: boolean, live: Uint8Array, thr: Float64Array, base: Float64Array, sum4: Float64Array,
 ): void {
   const { want, cls } = b;
   const n = b.n;
@@ -298,7 +298,6 @@ function wholeElasticBase(
       const e = eligible && w > thr[r] ? w : 0;
       let sp = 0;
       if (anyGuarantee) {
-        left[r] = Math.max(0, left[r] - e);
         if (c !== REJECTED) {
           const u = Math.max(0, w - a - e);
           if (u > thr[r]) {
@@ -310,6 +309,23 @@ function wholeElasticBase(
       base[x] = a + e + sp;
     }
   }
+}
+
+/**
+ * A lower bound of what the default's step 3 leaves (left[r] minus the elastic shares one
+ * by one, each clipped at 0), without the N dependent subtractions: the shares are exactly
+ * the terms of sum3 (the same rows and cells, in the same order), so the N rounded
+ * subtractions lose at most N 2^-53 left and sum3 is within N 2^-53 of the exact sum; with
+ * M = (N + 16) 2^-48 (32 times that, plus the rounding of this formula), left (1 - M) -
+ * sum3 (1 + M) is below the default's value, and clearlyFits on it (a stricter test)
+ * implies clearlyFits on the default's. Worked example: left 10, sum3 4, N = 2: the bound
+ * is 6 - 1.4e-13 < 6. Edge values: a bound <= C * EXHAUSTED fails clearlyFits (recomputed).
+ * Overwrites `left` (not read again on this path).
+ */
+function leftBound(left: Float64Array, sum3: Float64Array, n: number, k: number): Float64Array {
+  const m = (n + 16) * 2 ** -48;
+  for (let r = 0; r < k; r++) left[r] = left[r] * (1 - m) - sum3[r] * (1 + m);
+  return left;
 }
 
 /** unmetDemands from the allocation-only base (hard + soft). */
