@@ -366,35 +366,45 @@ function firstPass(
   const n = b.n;
   let anyGuarantee = 0, m = 0, wild = 0;
   for (let i = 0; i < n; i++) {
-    if (check) validateRow(b, i, k);
     const c = cls[i], base = i * k;
-    let g = 0;
-    if ((c === HARD || c === SOFT) && hasGuarantee[i] !== 0) {
-      for (let r = 0; r < k; r++) if (remaining[base + r] > 0) g = 1;
+    if (check && !(c <= REJECTED)) validateRow(b, i, k);
+    // validation goes along with the row's reads (ok: every cell validateRow checks is
+    // fine); a bad row is reported by validateRow, which names its first bad cell
+    let ok = true, g = 0;
+    if (hasGuarantee[i] !== 0) {
+      const guaranteed = c === HARD || c === SOFT;
+      for (let r = 0; r < k; r++) {
+        const x = rate[base + r], y = remaining[base + r];
+        if (!(x >= 0 && x - x === 0 && y >= 0 && y - y === 0)) ok = false;
+        if (guaranteed && y > 0) g = 1;
+      }
     }
     live[i] = g;
     if (g === 1) {
       anyGuarantee = 1;
       if (c === SOFT) softIdx[m++] = i;
     }
-    if (g === 1 && c === HARD) {
-      for (let r = 0; r < k; r++) {
-        const a = Math.min(rate[base + r], want[base + r], left[r]);
-        hard[base + r] = a;
+    const hardLive = g === 1 && c === HARD;
+    // step 3's demands: queues without a live guarantee, not rejected
+    const elastic = c !== REJECTED && g === 0;
+    for (let r = 0; r < k; r++) {
+      const x = base + r, w = want[x];
+      if (!(w >= 0 && w - w === 0)) ok = false;
+      let a = 0;
+      if (hardLive) {
+        a = Math.min(rate[x], w, left[r]);
         left[r] -= a;
       }
-    } else {
-      for (let r = 0; r < k; r++) hard[base + r] = 0;
+      hard[x] = a;
+      if (soft !== null) soft[x] = 0;
+      if (elastic && w > thr[r]) sum3[r] += w;
     }
-    if (soft !== null) for (let r = 0; r < k; r++) soft[base + r] = 0;
-    // step 3's demands: queues without a live guarantee, not rejected
-    if (c !== REJECTED && g === 0) {
-      for (let r = 0; r < k; r++) {
-        const w = want[base + r];
-        if (w > thr[r]) sum3[r] += w;
-      }
+    if (weight !== null) {
+      const wt = weight[i];
+      if (!(wt > 0 && wt - wt === 0)) ok = false;
+      if (!(wt >= W_MIN && wt <= W_MAX)) wild = 2;
     }
-    if (weight !== null && !(weight[i] >= W_MIN && weight[i] <= W_MAX)) wild = 2;
+    if (check && !ok) validateRow(b, i, k);
   }
   return m * 4 + wild + anyGuarantee;
 }
