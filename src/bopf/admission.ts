@@ -122,6 +122,10 @@ export class BopfAdmissionControl {
   private readonly entries = new Map<string, number>();
   private readonly guaranteed = new LazyMinHeap();
   private readonly hardRate: Float64Array;
+  /** C * (1 + tolerance) per resource: the resource condition's bound, computed once */
+  private readonly capSlack: Float64Array;
+  /** classify's hard[r] + rate[r] of the last queue it found hard: commit's new hard sums */
+  private readonly need: Float64Array;
   // struct of arrays by admission id (ids are never reused; rows of left queues stay, marked GONE)
   private cls = new Uint8Array(64);
   private tol = new Float64Array(64);
@@ -162,6 +166,9 @@ export class BopfAdmissionControl {
     this.names = options.resources ?? Array.from(capacity, (_, r) => `r${r}`);
     this.eps = options.tolerance ?? 1e-9;
     this.hardRate = new Float64Array(capacity.length);
+    this.need = new Float64Array(capacity.length);
+    const slack = 1 + this.eps;
+    this.capSlack = Float64Array.from(this.capacity, (c) => c * slack);
     this.rate = new Float64Array(64 * this.k);
     this.pVolume = new Float64Array(64 * this.k);
   }
@@ -321,10 +328,11 @@ export class BopfAdmissionControl {
     }
     this.dWhat = D_HARD; this.dA = tolerance;
     // (3) resource
-    const k = this.k, rate = this.rate, base = id * k, cap = this.capacity, hard = this.hardRate, slack = 1 + this.eps;
+    const k = this.k, rate = this.rate, base = id * k, cap = this.capacity, hard = this.hardRate, bound = this.capSlack, sums = this.need;
     for (let r = 0; r < k; r++) {
       const need = hard[r] + rate[base + r];
-      if (need > cap[r] * slack) {
+      sums[r] = need;
+      if (need > bound[r]) {
         this.dWhat = D_RESOURCE; this.dRes = r; this.dA = hard[r]; this.dB = rate[base + r]; this.dC = cap[r];
         return this.variant === "bopf" ? SOFT : ELASTIC;
       }
@@ -341,8 +349,9 @@ export class BopfAdmissionControl {
     this.admitted++;
     if (c === HARD || c === SOFT) this.guaranteed.push(tolerance, id);
     if (c === HARD) {
-      const k = this.k, rate = this.rate, base = id * k, hard = this.hardRate;
-      for (let r = 0; r < k; r++) hard[r] += rate[base + r];
+      // classify just computed hard[r] + rate[r] for every r (a hard queue passed them all)
+      const k = this.k, hard = this.hardRate, sums = this.need;
+      for (let r = 0; r < k; r++) hard[r] = sums[r];
     }
   }
 
