@@ -76,6 +76,25 @@ describe.each(backends)("allocateInstantFlat { steps: false } (%s)", (_name, mak
     };
     expect(() => allocateInstantFlat(engine, [1], b, new InstantWorkspace(), { steps: false })).toThrow(InputError);
     expect(() => allocateInstantFlat(engine, [1], b, new InstantWorkspace(), { steps: false })).toThrow("want[0][0]");
+    // every bad value in every validated cell: the same first bad cell named by both
+    const bad = [NaN, Infinity, -Infinity, -1, -Number.MIN_VALUE];
+    for (const v of bad) {
+      for (const cell of ["want", "rate", "remaining", "weight"] as const) {
+        const g: InstantBatch = {
+          n: 2, cls: Uint8Array.of(0, 1), want: Float64Array.of(1, 2, 3, 4), weight: Float64Array.of(1, 1), hasGuarantee: Uint8Array.of(1, 1),
+          rate: Float64Array.of(1, 1, 1, 1), remaining: Float64Array.of(1, 1, 1, 1),
+        };
+        g[cell]![3 % g[cell]!.length] = v;
+        let msg = "";
+        try {
+          allocateInstantFlat(engine, [10, 10], g, new InstantWorkspace());
+        } catch (e) {
+          msg = (e as Error).message;
+        }
+        expect(msg).toMatch(cell);
+        expect(() => allocateInstantFlat(engine, [10, 10], g, new InstantWorkspace(), { steps: false })).toThrow(msg);
+      }
+    }
     b.want[0] = 0.5;
     expect(Array.from(allocateInstantFlat(engine, [1], b, new InstantWorkspace(), { steps: false, check: false }).allocation)).toEqual([0.5]);
   });

@@ -45,6 +45,7 @@ export interface InstantAllocation {
 /** Class codes of the flat entry point (allocateInstantFlat). */
 export const CLASS_CODE: Readonly<Record<BopfClass, number>> = { hard: 0, soft: 1, elastic: 2, rejected: 3 };
 const HARD = 0, SOFT = 1, REJECTED = 3;
+const MAX = Number.MAX_VALUE;
 
 /**
  * The queues of one instant as flat arrays (struct of arrays), N queues of K resources:
@@ -299,7 +300,8 @@ function wholeElasticBase(
       let sp = 0;
       if (anyGuarantee) {
         if (c !== REJECTED) {
-          const u = Math.max(0, w - a - e);
+          // u = max(0, want - base - e) only matters above thr >= 0, where the max is a no-op
+          const u = w - a - e;
           if (u > thr[r]) {
             sum4[r] += u;
             sp = u;
@@ -369,13 +371,14 @@ function firstPass(
     const c = cls[i], base = i * k;
     if (check && !(c <= REJECTED)) validateRow(b, i, k);
     // validation goes along with the row's reads (ok: every cell validateRow checks is
-    // fine); a bad row is reported by validateRow, which names its first bad cell
+    // fine: 0 <= x <= MAX is finite and >= 0, NaN fails it); a bad row is reported by
+    // validateRow, which names its first bad cell
     let ok = true, g = 0;
     if (hasGuarantee[i] !== 0) {
       const guaranteed = c === HARD || c === SOFT;
       for (let r = 0; r < k; r++) {
         const x = rate[base + r], y = remaining[base + r];
-        if (!(x >= 0 && x - x === 0 && y >= 0 && y - y === 0)) ok = false;
+        if (!(x >= 0 && x <= MAX && y >= 0 && y <= MAX)) ok = false;
         if (guaranteed && y > 0) g = 1;
       }
     }
@@ -389,7 +392,7 @@ function firstPass(
     const elastic = c !== REJECTED && g === 0;
     for (let r = 0; r < k; r++) {
       const x = base + r, w = want[x];
-      if (!(w >= 0 && w - w === 0)) ok = false;
+      if (!(w >= 0 && w <= MAX)) ok = false;
       let a = 0;
       if (hardLive) {
         a = Math.min(rate[x], w, left[r]);
