@@ -121,11 +121,11 @@ export class BopfAdmissionControl {
   /** name -> admission id of the queues currently admitted */
   private readonly entries = new Map<string, number>();
   private readonly guaranteed = new LazyMinHeap();
-  private readonly hardRate: Float64Array;
+  private hardRate: Float64Array;
   /** C * (1 + tolerance) per resource: the resource condition's bound, computed once */
   private readonly capSlack: Float64Array;
-  /** classify's hard[r] + rate[r] of the last queue it found hard: commit's new hard sums */
-  private readonly need: Float64Array;
+  /** classify's hard[r] + rate[r] of the last queue it checked: a hard queue's new hard sums */
+  private need: Float64Array;
   // struct of arrays by admission id (ids are never reused; rows of left queues stay, marked GONE)
   private cls = new Uint8Array(64);
   private tol = new Float64Array(64);
@@ -349,9 +349,11 @@ export class BopfAdmissionControl {
     this.admitted++;
     if (c === HARD || c === SOFT) this.guaranteed.push(tolerance, id);
     if (c === HARD) {
-      // classify just computed hard[r] + rate[r] for every r (a hard queue passed them all)
-      const k = this.k, hard = this.hardRate, sums = this.need;
-      for (let r = 0; r < k; r++) hard[r] = sums[r];
+      // classify just computed hard[r] + rate[r] for every r (a hard queue passed them
+      // all): those are the new sums, and the old ones are its next scratch
+      const sums = this.need;
+      this.need = this.hardRate;
+      this.hardRate = sums;
     }
   }
 
