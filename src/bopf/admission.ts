@@ -410,11 +410,12 @@ export class BopfAdmissionControl {
     const k = this.k, n = b.n;
     const { kind, start, period, window, count, volume } = b;
     const rate = this.rate, tol = this.tol, bind = this.bind;
+    // rates 0 (a TQ, an LQ without bursts) in one fill; an LQ's row is overwritten below
+    rate.fill(0, id0 * k, (id0 + n) * k);
     for (let i = 0; i < n; i++) {
       const p = id0 + i, base = p * k, src = i * k;
       const kd = kind[i];
       if (kd === KIND_TQ) {
-        for (let r = 0; r < k; r++) rate[base + r] = 0;
         tol[p] = Infinity;
         bind[p] = -1;
         continue;
@@ -432,7 +433,6 @@ export class BopfAdmissionControl {
         tol[p] = this.batchTolerance(volume, src, pe);
         bind[p] = this.batchBind;
       } else {
-        for (let r = 0; r < k; r++) rate[base + r] = 0;
         tol[p] = Infinity;
         bind[p] = -1;
       }
