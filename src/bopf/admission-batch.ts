@@ -65,9 +65,19 @@ export function setPeriodicRow(b: AdmissionBatch, i: number, p: PeriodicBursts, 
 /**
  * Checks every row before any is admitted (a bad row admits nothing), with the field named
  * as `${field}.period[7]`. The comparisons are written so NaN fails them; the messages are
- * built only on failure.
+ * built only on failure. admitBatch checks the columns with validateBatchShape and the rows
+ * in its own first pass (batchRowError builds the same error); this is the same check alone.
  */
 export function validateAdmissionBatch(b: AdmissionBatch, k: number, field: string): void {
+  validateBatchShape(b, k, field);
+  for (let i = 0; i < b.n; i++) {
+    const e = batchRowError(b, i, k, field);
+    if (e !== null) throw e;
+  }
+}
+
+/** The columns' types and lengths. */
+export function validateBatchShape(b: AdmissionBatch, k: number, field: string): void {
   if (b === null || typeof b !== "object") throw new InputError(field, `expected a batch of columns, got ${describeValue(b)}`);
   const n = b.n;
   if (!(Number.isInteger(n) && n >= 0)) throw new InputError(`${field}.n`, `must be an integer >= 0 (got ${describeValue(n)})`);
@@ -76,21 +86,24 @@ export function validateAdmissionBatch(b: AdmissionBatch, k: number, field: stri
     if (!(b[c] instanceof Float64Array) || b[c].length < n) throw new InputError(`${field}.${c}`, `expected a Float64Array of N = ${n} numbers`);
   }
   if (!(b.volume instanceof Float64Array) || b.volume.length < n * k) throw new InputError(`${field}.volume`, `expected a Float64Array of N*K = ${n * k} numbers`);
+}
+
+/** Row i's first bad cell as an InputError (kind, start, period, window, count, volume), or null. */
+export function batchRowError(b: AdmissionBatch, i: number, k: number, field: string): InputError | null {
   const { kind, start, period, window, count, volume } = b;
-  for (let i = 0; i < n; i++) {
-    const kd = kind[i];
-    if (kd === KIND_TQ) continue;
-    if (kd !== KIND_LQ) throw new InputError(`${field}.kind[${i}]`, `must be ${KIND_TQ} (TQ) or ${KIND_LQ} (LQ) (got ${kd})`);
-    const s = start[i], p = period[i], w = window[i], c = count[i];
-    // x - x === 0: finite
-    if (!(s - s === 0)) throw new InputError(`${field}.start[${i}]`, `must be a finite number (got ${describeValue(s)})`);
-    if (!(p > 0 && p - p === 0)) throw new InputError(`${field}.period[${i}]`, `must be a finite number > 0 (got ${describeValue(p)})`);
-    if (!(w > 0 && w - w === 0)) throw new InputError(`${field}.window[${i}]`, `must be a finite number > 0 (got ${describeValue(w)})`);
-    if (!(c >= 0 && Math.floor(c) === c && c - c === 0)) throw new InputError(`${field}.count[${i}]`, `must be an integer >= 0 (got ${describeValue(c)})`);
-    const base = i * k;
-    for (let r = 0; r < k; r++) {
-      const v = volume[base + r];
-      if (!(v >= 0 && v - v === 0)) throw new InputError(`${field}.volume[${i}][${r}]`, `must be a finite number >= 0 (got ${describeValue(v)})`);
-    }
+  const kd = kind[i];
+  if (kd === KIND_TQ) return null;
+  if (kd !== KIND_LQ) return new InputError(`${field}.kind[${i}]`, `must be ${KIND_TQ} (TQ) or ${KIND_LQ} (LQ) (got ${kd})`);
+  const s = start[i], p = period[i], w = window[i], c = count[i];
+  // x - x === 0: finite
+  if (!(s - s === 0)) return new InputError(`${field}.start[${i}]`, `must be a finite number (got ${describeValue(s)})`);
+  if (!(p > 0 && p - p === 0)) return new InputError(`${field}.period[${i}]`, `must be a finite number > 0 (got ${describeValue(p)})`);
+  if (!(w > 0 && w - w === 0)) return new InputError(`${field}.window[${i}]`, `must be a finite number > 0 (got ${describeValue(w)})`);
+  if (!(c >= 0 && Math.floor(c) === c && c - c === 0)) return new InputError(`${field}.count[${i}]`, `must be an integer >= 0 (got ${describeValue(c)})`);
+  const base = i * k;
+  for (let r = 0; r < k; r++) {
+    const v = volume[base + r];
+    if (!(v >= 0 && v - v === 0)) return new InputError(`${field}.volume[${i}][${r}]`, `must be a finite number >= 0 (got ${describeValue(v)})`);
   }
+  return null;
 }

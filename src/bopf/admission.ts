@@ -31,7 +31,7 @@ import {
   burstSeries, isPeriodic, toleratedCount, periodicBinding, periodicSummary, PeriodicSeries, type BurstSeries, type BurstsInput, type PeriodicBursts,
 } from "./bursts.js";
 import { LazyMinHeap } from "./min-heap.js";
-import { KIND_LQ, validateAdmissionBatch, type AdmissionBatch, type BatchOutcome } from "./admission-batch.js";
+import { KIND_LQ, KIND_TQ, batchRowError, validateBatchShape, type AdmissionBatch, type BatchOutcome } from "./admission-batch.js";
 
 export type BopfClass = "hard" | "soft" | "elastic" | "rejected";
 /** The condition that decided the class, or 'all-held' when every condition checked held. */
@@ -63,6 +63,8 @@ export interface AdmissionOptions {
 
 // Class codes of the struct-of-arrays state (index = admission id).
 const HARD = 0, SOFT = 1, ELASTIC = 2, REJECTED = 3, GONE = 4;
+// fromBatch codes: admitted by admitBatch as an LQ (spec in the p* columns) or as a TQ
+const BATCH_LQ = 1, BATCH_TQ = 2;
 const CLASS_NAMES: readonly BopfClass[] = ["hard", "soft", "elastic", "rejected"];
 
 // What a result's detail sentence is made of (formatted only when read).
@@ -119,7 +121,11 @@ export class BopfAdmissionControl {
   /** name -> admission id of the queues currently admitted */
   private readonly entries = new Map<string, number>();
   private readonly guaranteed = new LazyMinHeap();
-  private readonly hardRate: Float64Array;
+  private hardRate: Float64Array;
+  /** C * (1 + tolerance) per resource: the resource condition's bound, computed once */
+  private readonly capSlack: Float64Array;
+  /** classify's hard[r] + rate[r] of the last queue it checked: a hard queue's new hard sums */
+  private need: Float64Array;
   // struct of arrays by admission id (ids are never reused; rows of left queues stay, marked GONE)
   private cls = new Uint8Array(64);
   private tol = new Float64Array(64);
@@ -128,7 +134,7 @@ export class BopfAdmissionControl {
   private qname: string[] = [];
   private bursts: Array<BurstsInput | null> = [];
   private series: Array<BurstSeries | null> = [];
-  /** 1 for a row admitted by admitBatch (no name; its periodic spec is in the p* columns) */
+  /** BATCH_LQ / BATCH_TQ for a row admitted by admitBatch (no name; an LQ's periodic spec is in the p* columns), else 0 */
   private fromBatch = new Uint8Array(64);
   private pStart = new Float64Array(64);
   private pPeriod = new Float64Array(64);
@@ -160,6 +166,9 @@ export class BopfAdmissionControl {
     this.names = options.resources ?? Array.from(capacity, (_, r) => `r${r}`);
     this.eps = options.tolerance ?? 1e-9;
     this.hardRate = new Float64Array(capacity.length);
+    this.need = new Float64Array(capacity.length);
+    const slack = 1 + this.eps;
+    this.capSlack = Float64Array.from(this.capacity, (c) => c * slack);
     this.rate = new Float64Array(64 * this.k);
     this.pVolume = new Float64Array(64 * this.k);
   }
@@ -319,10 +328,11 @@ export class BopfAdmissionControl {
     }
     this.dWhat = D_HARD; this.dA = tolerance;
     // (3) resource
-    const k = this.k, rate = this.rate, base = id * k, cap = this.capacity, hard = this.hardRate, slack = 1 + this.eps;
+    const k = this.k, rate = this.rate, base = id * k, cap = this.capacity, hard = this.hardRate, bound = this.capSlack, sums = this.need;
     for (let r = 0; r < k; r++) {
       const need = hard[r] + rate[base + r];
-      if (need > cap[r] * slack) {
+      sums[r] = need;
+      if (need > bound[r]) {
         this.dWhat = D_RESOURCE; this.dRes = r; this.dA = hard[r]; this.dB = rate[base + r]; this.dC = cap[r];
         return this.variant === "bopf" ? SOFT : ELASTIC;
       }
@@ -339,8 +349,11 @@ export class BopfAdmissionControl {
     this.admitted++;
     if (c === HARD || c === SOFT) this.guaranteed.push(tolerance, id);
     if (c === HARD) {
-      const k = this.k, rate = this.rate, base = id * k, hard = this.hardRate;
-      for (let r = 0; r < k; r++) hard[r] += rate[base + r];
+      // classify just computed hard[r] + rate[r] for every r (a hard queue passed them
+      // all): those are the new sums, and the old ones are its next scratch
+      const sums = this.need;
+      this.need = this.hardRate;
+      this.hardRate = sums;
     }
   }
 
@@ -354,31 +367,25 @@ export class BopfAdmissionControl {
    */
   admitBatch(b: AdmissionBatch, out: BatchOutcome, field = "batch"): void {
     const k = this.k;
-    validateAdmissionBatch(b, k, field);
+    validateBatchShape(b, k, field);
     const n = b.n;
     if (!(out.cls instanceof Uint8Array) || !(out.reason instanceof Uint8Array) || !(out.id instanceof Int32Array) ||
       out.cls.length < n || out.reason.length < n || out.id.length < n) {
       throw new InputError("out", `expected {cls: Uint8Array, reason: Uint8Array, id: Int32Array} of at least N = ${n} entries`);
     }
-    const { kind, start, period, window, count, volume } = b;
-    const oc = out.cls, or = out.reason, oid = out.id, cap = this.capacity;
-    if (this.nextId + n > this.cls.length) this.grow(this.nextId + n);
+    const id0 = this.nextId;
+    if (id0 + n > this.cls.length) this.grow(id0 + n);
+    // pass 1: every row checked and summarised into the row it gets if nothing before it
+    // is rejected (id0 + i; rows from nextId on are free), the specs copied in bulk
+    this.summarizeBatch(b, id0, field);
+    // pass 2: the decisions in row order; after a rejection the rows move down to their ids
+    const kind = b.kind;
+    const oc = out.cls, or = out.reason, oid = out.id, tol = this.tol, bind = this.bind, fb = this.fromBatch;
+    let id = id0;
     for (let i = 0; i < n; i++) {
-      const id = this.nextId;
-      const base = id * k, src = i * k;
-      const rate = this.rate;
+      if (id !== id0 + i) this.moveRow(id0 + i, id);
       const isLQ = kind[i] === KIND_LQ;
-      // periodicSummary's closed form: every burst alike, so one burst's numbers are the series'
-      let tolerance = Infinity;
-      let bind = -1;
-      if (isLQ && count[i] > 0) {
-        const w = window[i], p = period[i];
-        for (let r = 0; r < k; r++) rate[base + r] = volume[src + r] / w;
-        tolerance = this.batchTolerance(volume, src, p);
-        bind = this.batchBind;
-      } else {
-        for (let r = 0; r < k; r++) rate[base + r] = 0;
-      }
+      const tolerance = tol[id];
       const c = this.classify(id, isLQ, tolerance);
       oc[i] = c;
       or[i] = BATCH_REASON_CODE[this.dWhat];
@@ -386,19 +393,70 @@ export class BopfAdmissionControl {
         oid[i] = -1;
         continue;
       }
-      this.commit(id, c, tolerance, bind);
+      this.commit(id, c, tolerance, bind[id]);
       oid[i] = id;
-      this.fromBatch[id] = 1;
-      if (isLQ) {
-        this.pStart[id] = start[i];
-        this.pPeriod[id] = period[i];
-        this.pWindow[id] = window[i];
-        this.pCount[id] = count[i];
-        const pv = this.pVolume;
-        for (let r = 0; r < k; r++) pv[base + r] = volume[src + r];
-      } else {
-        this.pCount[id] = -1; // a TQ: no series
+      fb[id] = isLQ ? BATCH_LQ : BATCH_TQ;
+      id++;
+    }
+  }
+
+  /**
+   * admitBatch's first pass: validates row i (the first bad cell, in validateAdmissionBatch's
+   * order, is the error; nothing is admitted) and writes its rates, tolerance and binding
+   * resource into row id0 + i, as admit() would (periodicSummary's closed form: every burst
+   * alike, so one burst's numbers are the series'); the spec columns are copied in bulk.
+   */
+  private summarizeBatch(b: AdmissionBatch, id0: number, field: string): void {
+    const k = this.k, n = b.n;
+    const { kind, start, period, window, count, volume } = b;
+    const rate = this.rate, tol = this.tol, bind = this.bind;
+    // rates 0 (a TQ, an LQ without bursts) in one fill; an LQ's row is overwritten below
+    rate.fill(0, id0 * k, (id0 + n) * k);
+    for (let i = 0; i < n; i++) {
+      const p = id0 + i, base = p * k, src = i * k;
+      const kd = kind[i];
+      if (kd === KIND_TQ) {
+        tol[p] = Infinity;
+        bind[p] = -1;
+        continue;
       }
+      const st = start[i], pe = period[i], w = window[i], c = count[i];
+      // x - x === 0: finite; NaN fails every comparison
+      let ok = kd === KIND_LQ && st - st === 0 && pe > 0 && pe - pe === 0 && w > 0 && w - w === 0 && c >= 0 && Math.floor(c) === c && c - c === 0;
+      for (let r = 0; r < k; r++) {
+        const v = volume[src + r];
+        if (!(v >= 0 && v - v === 0)) ok = false;
+      }
+      if (!ok) throw batchRowError(b, i, k, field);
+      if (c > 0) {
+        for (let r = 0; r < k; r++) rate[base + r] = volume[src + r] / w;
+        tol[p] = this.batchTolerance(volume, src, pe);
+        bind[p] = this.batchBind;
+      } else {
+        tol[p] = Infinity;
+        bind[p] = -1;
+      }
+    }
+    this.pStart.set(start.subarray(0, n), id0);
+    this.pPeriod.set(period.subarray(0, n), id0);
+    this.pWindow.set(window.subarray(0, n), id0);
+    this.pCount.set(count.subarray(0, n), id0);
+    this.pVolume.set(volume.subarray(0, n * k), id0 * k);
+  }
+
+  /** Row `from`'s summary and spec into row `to` (< from): admitBatch after a rejection. */
+  private moveRow(from: number, to: number): void {
+    const k = this.k;
+    this.tol[to] = this.tol[from];
+    this.bind[to] = this.bind[from];
+    this.pStart[to] = this.pStart[from];
+    this.pPeriod[to] = this.pPeriod[from];
+    this.pWindow[to] = this.pWindow[from];
+    this.pCount[to] = this.pCount[from];
+    const rate = this.rate, pv = this.pVolume;
+    for (let r = 0; r < k; r++) {
+      rate[to * k + r] = rate[from * k + r];
+      pv[to * k + r] = pv[from * k + r];
     }
   }
 
@@ -469,7 +527,7 @@ export class BopfAdmissionControl {
     const s = this.series[id];
     if (s) return s;
     let b = this.bursts[id];
-    if (this.fromBatch[id] === 1 && this.pCount[id] >= 0) {
+    if (this.fromBatch[id] === BATCH_LQ) {
       // a batch LQ: its spec from the columns kept at admission (the caller's may have changed)
       const k = this.k;
       b = { start: this.pStart[id], period: this.pPeriod[id], window: this.pWindow[id], count: this.pCount[id], volume: Array.from(this.pVolume.subarray(id * k, id * k + k)) };
@@ -514,7 +572,7 @@ export class BopfAdmissionControl {
 
   /** A queue's name for the details; batch queues by their admission id. */
   private nameOf(id: number): string {
-    return this.fromBatch[id] === 1 ? `queue #${id} (batch)` : this.qname[id];
+    return this.fromBatch[id] !== 0 ? `queue #${id} (batch)` : this.qname[id];
   }
 
   /** From scratch on a hard leave, so subtraction never leaves float residue behind. */

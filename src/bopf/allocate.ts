@@ -45,6 +45,7 @@ export interface InstantAllocation {
 /** Class codes of the flat entry point (allocateInstantFlat). */
 export const CLASS_CODE: Readonly<Record<BopfClass, number>> = { hard: 0, soft: 1, elastic: 2, rejected: 3 };
 const HARD = 0, SOFT = 1, REJECTED = 3;
+const MAX = Number.MAX_VALUE;
 
 /**
  * The queues of one instant as flat arrays (struct of arrays), N queues of K resources:
@@ -109,6 +110,24 @@ export class InstantWorkspace {
   }
 }
 
+/** Options of allocateInstantFlat. */
+export interface FlatOptions {
+  /** Validate the batch (default true). */
+  check?: boolean;
+  /**
+   * Also return the four step arrays (default true). false: only the allocation (steps is
+   * null), with the same numbers bit for bit, in fewer passes and fewer arrays written:
+   * what an embedder applying the decision needs (a researcher reads the steps).
+   */
+  steps?: boolean;
+}
+
+/** allocateInstantFlat's result: steps is null when asked for the allocation only. */
+export interface FlatAllocation {
+  allocation: Float64Array;
+  steps: InstantAllocation["steps"] | null;
+}
+
 export function allocateInstant(engine: Engine, capacity: ArrayLike<number>, queues: readonly InstantQueue[]): InstantAllocation {
   const k = capacity.length;
   validate(capacity, queues);
@@ -143,7 +162,11 @@ export function allocateInstant(engine: Engine, capacity: ArrayLike<number>, que
  * the live guarantees, step 1 and step 3's demands in one; step 2 over the soft LQs only;
  * the DRF rounds in drfOver; step 4's demands with step 3's share taken from `left` in one.
  */
-export function allocateInstantFlat(engine: Engine, capacity: ArrayLike<number>, b: InstantBatch, ws = new InstantWorkspace(), check = true): InstantAllocation {
+export function allocateInstantFlat(engine: Engine, capacity: ArrayLike<number>, b: InstantBatch, ws?: InstantWorkspace, options?: boolean | (FlatOptions & { steps?: true })): InstantAllocation;
+export function allocateInstantFlat(engine: Engine, capacity: ArrayLike<number>, b: InstantBatch, ws: InstantWorkspace | undefined, options: FlatOptions): FlatAllocation;
+export function allocateInstantFlat(engine: Engine, capacity: ArrayLike<number>, b: InstantBatch, ws = new InstantWorkspace(), options: boolean | FlatOptions = true): FlatAllocation {
+  const check = typeof options === "boolean" ? options : options.check !== false;
+  if (typeof options === "object" && options !== null && options.steps === false) return allocationOnly(engine, capacity, b, ws, check);
   const k = capacity.length;
   const n = b.n;
   if (check) validateShape(capacity, b);
@@ -204,6 +227,132 @@ export function allocateInstantFlat(engine: Engine, capacity: ArrayLike<number>,
 }
 
 /**
+ * allocateInstantFlat with { steps: false }: the same steps, but steps 1 and 2 are written
+ * straight into the allocation (`base`: a row is hard or soft, never both, so hard + soft is
+ * whichever is set, and want - hard - soft = want - base exactly), steps 3 and 4 are added
+ * to it in place, and the uncontended pass writes one array instead of five. Worked
+ * example (the file header's): base after steps 1-2 = [<6, 3>, <4, 4>, <0, 0>]; steps 3-4
+ * add nothing; the allocation is the same as the sum of the steps. Edge values: as
+ * allocateInstantFlat (test/bopf.flat-steps.test.ts compares the two bit for bit).
+ */
+function allocationOnly(engine: Engine, capacity: ArrayLike<number>, b: InstantBatch, ws: InstantWorkspace, check: boolean): FlatAllocation {
+  const k = capacity.length;
+  const n = b.n;
+  if (check) validateShape(capacity, b);
+  const nk = n * k;
+  ws.ensure(nk, n, k);
+  const base = ws.allocation.subarray(0, nk);
+  const elastic = ws.elastic.subarray(0, nk), spare = ws.spare.subarray(0, nk);
+  const weights = b.weight ? b.weight.subarray(0, n) : null;
+  const left = ws.left;
+  for (let r = 0; r < k; r++) left[r] = capacity[r];
+  const live = ws.live, softIdx = ws.softIdx, ew = ws.wants.subarray(0, nk);
+  const { thr, sum3, sum4 } = ws;
+  for (let r = 0; r < k; r++) {
+    thr[r] = capacity[r] * EXHAUSTED;
+    sum3[r] = 0;
+    sum4[r] = 0;
+  }
+  const flags = firstPass(b, k, check, left, live, softIdx, base, null, thr, sum3);
+  const m = flags >>> 2, anyGuarantee = (flags & 1) === 1, weightsInRange = (flags & 2) === 0;
+  if (m > 0) softSrpt(engine, capacity, b, softIdx, m, left, base, true);
+  if (weightsInRange && clearlyFits(sum3, left, capacity, n)) {
+    // steps 3 and 4 whole, added to base row by row. What step 3 leaves is needed only to
+    // decide whether step 4's demands clearly fit: a lower bound of it decides (below). In
+    // the rare case where they do not clearly fit, base is gone (hard + soft + e + u does
+    // not give back hard + soft exactly): the round is recomputed with its steps.
+    wholeElasticBase(b, k, anyGuarantee, live, thr, base, sum4);
+    if (anyGuarantee && !clearlyFits(sum4, leftBound(left, sum3, n, k), capacity, n)) {
+      return { allocation: allocateInstantFlat(engine, capacity, b, ws, false).allocation, steps: null };
+    }
+    return { allocation: base, steps: null };
+  }
+  elasticDemands(b, k, live, ew);
+  drfOver(engine, capacity, left, ew, weights, elastic, n);
+  if (anyGuarantee) {
+    takeInOrder(elastic, left, n, k);
+    unmetFromBase(b, k, base, elastic, ew);
+    drfOver(engine, capacity, left, ew, weights, spare, n);
+  } else {
+    spare.fill(0);
+  }
+  addSteps(base, elastic, spare, nk);
+  return { allocation: base, steps: null };
+}
+
+/**
+ * wholeElasticPass, allocation only: base (hard + soft) += e + u, with e step 3's demand
+ * above `thr` and, with a live guarantee, u = max(0, want - base - e) (= want - hard - soft
+ * - e: one of hard and soft is 0) above `thr`, summed into sum4.
+ */
+function wholeElasticBase(
+  b: InstantBatch, k: number, anyGuarantee: boolean, live: Uint8Array, thr: Float64Array, base: Float64Array, sum4: Float64Array,
+): void {
+  const { want, cls } = b;
+  const n = b.n;
+  for (let i = 0; i < n; i++) {
+    const row = i * k, c = cls[i];
+    const eligible = c !== REJECTED && live[i] === 0;
+    for (let r = 0; r < k; r++) {
+      const x = row + r;
+      const w = want[x], a = base[x];
+      const e = eligible && w > thr[r] ? w : 0;
+      let sp = 0;
+      if (anyGuarantee) {
+        if (c !== REJECTED) {
+          // u = max(0, want - base - e) only matters above thr >= 0, where the max is a no-op
+          const u = w - a - e;
+          if (u > thr[r]) {
+            sum4[r] += u;
+            sp = u;
+          }
+        }
+      }
+      base[x] = a + e + sp;
+    }
+  }
+}
+
+/**
+ * A lower bound of what the default's step 3 leaves (left[r] minus the elastic shares one
+ * by one, each clipped at 0), without the N dependent subtractions: the shares are exactly
+ * the terms of sum3 (the same rows and cells, in the same order), so the N rounded
+ * subtractions lose at most N 2^-53 left and sum3 is within N 2^-53 of the exact sum; with
+ * M = (N + 16) 2^-48 (32 times that, plus the rounding of this formula), left (1 - M) -
+ * sum3 (1 + M) is below the default's value, and clearlyFits on it (a stricter test)
+ * implies clearlyFits on the default's. Worked example: left 10, sum3 4, N = 2: the bound
+ * is 6 - 1.4e-13 < 6. Edge values: a bound <= C * EXHAUSTED fails clearlyFits (recomputed).
+ * Overwrites `left` (not read again on this path).
+ */
+function leftBound(left: Float64Array, sum3: Float64Array, n: number, k: number): Float64Array {
+  const m = (n + 16) * 2 ** -48;
+  for (let r = 0; r < k; r++) left[r] = left[r] * (1 - m) - sum3[r] * (1 + m);
+  return left;
+}
+
+/** unmetDemands from the allocation-only base (hard + soft). */
+function unmetFromBase(b: InstantBatch, k: number, base: Float64Array, elastic: Float64Array, unmet: Float64Array): void {
+  const { want, cls } = b;
+  const n = b.n;
+  for (let i = 0; i < n; i++) {
+    const row = i * k;
+    if (cls[i] === REJECTED) {
+      for (let r = 0; r < k; r++) unmet[row + r] = 0;
+      continue;
+    }
+    for (let r = 0; r < k; r++) {
+      const x = row + r;
+      unmet[x] = Math.max(0, want[x] - base[x] - elastic[x]);
+    }
+  }
+}
+
+/** base = (base + elastic) + spare: sumSteps' order with hard + soft already in base. */
+function addSteps(base: Float64Array, elastic: Float64Array, spare: Float64Array, nk: number): void {
+  for (let x = 0; x < nk; x++) base[x] = base[x] + elastic[x] + spare[x];
+}
+
+/**
  * Row by row: validation (when asked), the live guarantees and 1. hard (constant rate);
  * `sum3` gets step 3's demands above the float-residue threshold `thr` (what drfOver would
  * stage when nothing is exhausted). Admission's resource condition (3) keeps the hard sum
@@ -213,41 +362,52 @@ export function allocateInstantFlat(engine: Engine, capacity: ArrayLike<number>,
  */
 function firstPass(
   b: InstantBatch, k: number, check: boolean, left: Float64Array, live: Uint8Array, softIdx: Int32Array,
-  hard: Float64Array, soft: Float64Array, thr: Float64Array, sum3: Float64Array,
+  hard: Float64Array, soft: Float64Array | null, thr: Float64Array, sum3: Float64Array,
 ): number {
   const { want, cls, rate, remaining, hasGuarantee, weight } = b;
   const n = b.n;
   let anyGuarantee = 0, m = 0, wild = 0;
   for (let i = 0; i < n; i++) {
-    if (check) validateRow(b, i, k);
     const c = cls[i], base = i * k;
-    let g = 0;
-    if ((c === HARD || c === SOFT) && hasGuarantee[i] !== 0) {
-      for (let r = 0; r < k; r++) if (remaining[base + r] > 0) g = 1;
+    if (check && !(c <= REJECTED)) validateRow(b, i, k);
+    // validation goes along with the row's reads (ok: every cell validateRow checks is
+    // fine: 0 <= x <= MAX is finite and >= 0, NaN fails it); a bad row is reported by
+    // validateRow, which names its first bad cell
+    let ok = true, g = 0;
+    if (hasGuarantee[i] !== 0) {
+      const guaranteed = c === HARD || c === SOFT;
+      for (let r = 0; r < k; r++) {
+        const x = rate[base + r], y = remaining[base + r];
+        if (!(x >= 0 && x <= MAX && y >= 0 && y <= MAX)) ok = false;
+        if (guaranteed && y > 0) g = 1;
+      }
     }
     live[i] = g;
     if (g === 1) {
       anyGuarantee = 1;
       if (c === SOFT) softIdx[m++] = i;
     }
-    if (g === 1 && c === HARD) {
-      for (let r = 0; r < k; r++) {
-        const a = Math.min(rate[base + r], want[base + r], left[r]);
-        hard[base + r] = a;
+    const hardLive = g === 1 && c === HARD;
+    // step 3's demands: queues without a live guarantee, not rejected
+    const elastic = c !== REJECTED && g === 0;
+    for (let r = 0; r < k; r++) {
+      const x = base + r, w = want[x];
+      if (!(w >= 0 && w <= MAX)) ok = false;
+      let a = 0;
+      if (hardLive) {
+        a = Math.min(rate[x], w, left[r]);
         left[r] -= a;
       }
-    } else {
-      for (let r = 0; r < k; r++) hard[base + r] = 0;
+      hard[x] = a;
+      if (soft !== null) soft[x] = 0;
+      if (elastic && w > thr[r]) sum3[r] += w;
     }
-    for (let r = 0; r < k; r++) soft[base + r] = 0;
-    // step 3's demands: queues without a live guarantee, not rejected
-    if (c !== REJECTED && g === 0) {
-      for (let r = 0; r < k; r++) {
-        const w = want[base + r];
-        if (w > thr[r]) sum3[r] += w;
-      }
+    if (weight !== null) {
+      const wt = weight[i];
+      if (!(wt > 0 && wt - wt === 0)) ok = false;
+      if (!(wt >= W_MIN && wt <= W_MAX)) wild = 2;
     }
-    if (weight !== null && !(weight[i] >= W_MIN && weight[i] <= W_MAX)) wild = 2;
+    if (check && !ok) validateRow(b, i, k);
   }
   return m * 4 + wild + anyGuarantee;
 }
@@ -338,7 +498,9 @@ function sumSteps(out: Float64Array, hard: Float64Array, soft: Float64Array, ela
  * straight into the kernel's views; writes their rows of `soft` and takes them from `left`
  * queue by queue (rows of the other queues are zero and would not change it).
  */
-function softSrpt(engine: Engine, capacity: ArrayLike<number>, b: InstantBatch, softIdx: Int32Array, m: number, left: Float64Array, soft: Float64Array): void {
+function softSrpt(
+  engine: Engine, capacity: ArrayLike<number>, b: InstantBatch, softIdx: Int32Array, m: number, left: Float64Array, soft: Float64Array, add = false,
+): void {
   const k = capacity.length;
   const s = engine.kernels.stageSrpt(m, k);
   for (let r = 0; r < k; r++) {
@@ -372,7 +534,8 @@ function softSrpt(engine: Engine, capacity: ArrayLike<number>, b: InstantBatch, 
     const base = softIdx[j] * k, row = j * k;
     for (let r = 0; r < k; r++) {
       const a = out[row + r];
-      soft[base + r] = a;
+      // add: `soft` is the allocation-only base, which holds the row's hard part (0)
+      soft[base + r] = add ? soft[base + r] + a : a;
       left[r] = Math.max(0, left[r] - a);
     }
   }
