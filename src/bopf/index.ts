@@ -9,7 +9,7 @@ export {
 } from "./admission-batch.js";
 export {
   allocateInstant, allocateInstantFlat, InstantWorkspace, CLASS_CODE,
-  type InstantQueue, type InstantAllocation, type InstantBatch,
+  type InstantQueue, type InstantAllocation, type InstantBatch, type FlatOptions, type FlatAllocation,
 } from "./allocate.js";
 export { burstSeries, isPeriodic, type PeriodicBursts, type BurstsInput, type BurstSeries } from "./bursts.js";
 export { alphaRequest, quantileOf, type DemandDistribution, type Correlation } from "./alpha.js";
