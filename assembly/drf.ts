@@ -36,7 +36,35 @@
 //
 // Edge values: delta_i = 0 (no demand) -> lambda 0 and the queue is ignored; weights
 // scale the ramp speed; offsets are shifted so the smallest live one is 0 (only
-// differences matter), and a ramp too narrow for f64 to resolve is reported.
+// differences matter).
+//
+// Extreme magnitudes (demands near 1e300 next to tiny ones, subnormal capacities, weights
+// far apart, offsets up to 1e300). Usage and slopes are kept in shares of each resource
+// (slope_r = sum of rate_i * D[i][r] / C[r], each term <= w_i), not in its units: rate * D
+// overflowed to +Inf next to a huge capacity (every queue then froze at lambda 0) and
+// underflowed to 0 next to a subnormal one (the resource never saturated: lambda 1, use far
+// beyond C). A cap subtracts its term from the running slope; when that leaves less than
+// 2^-24 of the slope's peak (a queue ramping 1e300 times faster than the rest capped, and
+// the subtraction kept none of their digits) the slope is summed afresh from the queues still
+// ramping. What f64 cannot carry is refused with E_SHARE_OVERFLOW and a queue index:
+// - pass 1 (index: the queue): delta = D/C not finite, rate = w / delta or the cap key
+//   delta / w not a finite nonzero f64 (the queue's own level is beyond f64);
+// - a slope that overflows (the ramping queues' weights sum beyond f64; index: the queue
+//   whose activation overflowed it);
+// - a late start (index: the latest queue that started ramping): theta is one f64 for all
+//   queues, so a queue starting at s ramps in steps of ulp(s) * w_i / delta_i, coarse when
+//   its ramp delta_i / w_i is narrow next to s (e.g. s = 1e200 and a ramp of 1). The misplaced
+//   share of each resource is bounded as the loop goes (`slack`: ulp(e) * rate_i * D/C per
+//   capped queue, ulp(t) * slope_r per saturation); the answer is refused when a resource
+//   saturates with more than 2^-30 of it in doubt, or ends unsaturated but within its doubt
+//   of full. A narrow ramp whose queue fits (a tiny share capped at once, even with
+//   e == s in f64) is not refused: its doubt is its own tiny share. Without offsets the
+//   doubt stays below 2^-52 per event (theta * slope_r <= 1), so this never refuses.
+// Not fixed here (shared with the level path, drf/common.ts): a positive demand whose share
+// D/C underflows to 0 (e.g. D = 1e-200, C = 1e200) is taken as no demand (lambda 0).
+// Cost of the rebuilds: each follows a 2^24-fold drop of one slope; with offsets, a pattern
+// of a fast queue starting and capping over and over can make them O(N) each (measured
+// nowhere near on the bench instances).
 
 import { ldf, stf, ldu, stu, ldb, stb, align8, isFiniteF64 } from "./util/mem";
 import { sortIndicesByKey, sortRangeByKey, radixScratchBytes, bucketByKey, bucketBoundsBytes } from "./util/radix";
@@ -50,6 +78,13 @@ const MAX_LEVELS_K: i32 = 32;
 const WAITING: u8 = 0;
 const RAMPING: u8 = 1;
 const FROZEN: u8 = 2;
+
+/** A slope that falls below this fraction of its peak is summed afresh (freezeCapped). */
+const PEAK_DROP: f64 = 1.0 / 16777216.0; // 2^-24
+/** 2^-52: a bound on the relative rounding of one event level (see `slack`). */
+const ULP1: f64 = 2.220446049250313e-16;
+/** Largest share of a resource the level's rounding may misplace before the answer is refused (2^-30). */
+const SLACK_MAX: f64 = 9.313225746154785e-10;
 
 /** The level path's table of the smallest level per resource mask (K <= 8: 2^8 f64). */
 const LEVEL_TABLE_BYTES: usize = 256 << 3;
@@ -130,6 +165,18 @@ export function drf(
     );
   }
 
+  // Each slope's largest value since it was last summed afresh (the level path's scratch, free here).
+  const peak = fbase;
+  // Bound on the share of each resource misplaced by rounded levels (the level path's scratch):
+  // a queue capped at key e is given lambda 1 although (e - s) * rate is 1 only to within
+  // ulp(e) * rate, and a saturation at t puts the ramping queues' use at 1 to within
+  // ulp(t) * slope. Without offsets both stay below 2^-52 of the resource (theta * slope <= 1);
+  // with a late start (s far above the queue's ramp width) they do not, and past 2^-30 the
+  // answer is refused (E_SHARE_OVERFLOW naming the latest queue that started ramping).
+  const slack = base;
+  for (let r = 0; r < k; r++) { stf(peak, r, 0); stf(slack, r, 0); }
+  let lastStart = 0;
+
   // Pass 1: validate, delta, rate; without offsets also the cap key and activation.
   let minOff = Infinity;
   let live = 0;
@@ -161,11 +208,7 @@ export function drf(
       if (!(e > 0) || !isFiniteF64(e)) return fail(scratch, E_SHARE_OVERFLOW, i);
       stf(endKey, i, e);
       stb(state, i, RAMPING);
-      for (let r = 0; r < k; r++) {
-        const d = ldf(row, r);
-        stf(slope, r, ldf(slope, r) + rt * d);
-        stu(cnt, r, ldu(cnt, r) + <u32>(d > 0));
-      }
+      if (!addSlopes(i, k, dem, rate, slope, cnt, cap, invCap, divideRatios, peak)) return fail(scratch, E_SHARE_OVERFLOW, i);
     }
   }
   const nLive = live;
@@ -181,7 +224,7 @@ export function drf(
       }
       const s = ldf(offsets, i) - minOff;
       const e = s + ldf(delta, i) / (weights ? ldf(weights, i) : 1.0);
-      if (!(e > s) || !isFiniteF64(e)) return fail(scratch, E_SHARE_OVERFLOW, i);
+      if (!isFiniteF64(e)) return fail(scratch, E_SHARE_OVERFLOW, i);
       stf(startKey, i, s);
       stf(endKey, i, e);
       if (s > 0) anyStart = true;
@@ -193,11 +236,16 @@ export function drf(
       while (sp < n) {
         const i = <i32>ldu(startOrder, sp);
         if (ldf(startKey, i) > 0) break;
-        if (ldb(state, i) == WAITING) activate(i, k, dem, rate, state, slope, cnt);
+        if (ldb(state, i) == WAITING && !activate(i, k, dem, rate, state, slope, cnt, cap, invCap, divideRatios, peak)) {
+          return fail(scratch, E_SHARE_OVERFLOW, i);
+        }
         sp++;
       }
     } else {
-      for (let j = 0; j < nLive; j++) activate(<i32>ldu(liveList, j), k, dem, rate, state, slope, cnt);
+      for (let j = 0; j < nLive; j++) {
+        const i = <i32>ldu(liveList, j);
+        if (!activate(i, k, dem, rate, state, slope, cnt, cap, invCap, divideRatios, peak)) return fail(scratch, E_SHARE_OVERFLOW, i);
+      }
     }
   }
 
@@ -232,9 +280,9 @@ export function drf(
       const sl = ldf(slope, r);
       let at = Infinity;
       if (sl > 0) {
-        const u = ldf(used, r), c = ldf(cap, r);
-        if (u + sl * dtNext >= c) {
-          at = theta + (c - u) / sl;
+        const u = ldf(used, r);
+        if (u + sl * dtNext >= 1.0) {
+          at = theta + (1.0 - u) / sl;
           if (at < theta) at = theta;
           if (at < tSat) tSat = at;
         }
@@ -258,7 +306,7 @@ export function drf(
       if (st == FROZEN) { ep++; continue; }
       if (ldf(endKey, i) > t) break;
       if (st == WAITING) break; // its start is still pending at this theta (cannot precede it)
-      freezeCapped(i, k, dem, rate, state, slope, cnt, outLambda);
+      freezeCapped(i, k, dem, rate, state, slope, cnt, outLambda, cap, invCap, divideRatios, peak, liveList, liveLen, endKey, slack);
       live--;
       ep++;
     }
@@ -266,10 +314,12 @@ export function drf(
     let rebuilt = false;
     for (let r = 0; r < k; r++) {
       if (ldb(sat, r)) continue;
-      if (!(ldf(satAt, r) <= t) && !(ldf(used, r) >= ldf(cap, r))) continue;
-      if (ldu(cnt, r) == 0 && !(ldf(used, r) >= ldf(cap, r))) continue;
+      if (!(ldf(satAt, r) <= t) && !(ldf(used, r) >= 1.0)) continue;
+      if (ldu(cnt, r) == 0 && !(ldf(used, r) >= 1.0)) continue;
+      const sk = ldf(slack, r) + t * ldf(slope, r) * ULP1;
+      if (!(sk <= SLACK_MAX)) return fail(scratch, E_SHARE_OVERFLOW, lastStart);
       stb(sat, r, 1);
-      stf(used, r, ldf(cap, r));
+      stf(used, r, 1.0);
       let kept = 0;
       for (let j = 0; j < liveLen; j++) {
         const i = <i32>ldu(liveList, j);
@@ -290,8 +340,11 @@ export function drf(
       for (let q = 0; q < k; q++) { stf(slope, q, 0); stu(cnt, q, 0); }
       for (let j = 0; j < liveLen; j++) {
         const i = <i32>ldu(liveList, j);
-        if (ldb(state, i) == RAMPING) addSlopes(i, k, dem, rate, slope, cnt);
+        if (ldb(state, i) == RAMPING && !addSlopes(i, k, dem, rate, slope, cnt, cap, invCap, divideRatios, peak)) {
+          return fail(scratch, E_SHARE_OVERFLOW, i);
+        }
       }
+      for (let q = 0; q < k; q++) stf(peak, q, ldf(slope, q)); // summed afresh
       rebuilt = true;
     }
     if (rebuilt) {
@@ -304,9 +357,16 @@ export function drf(
       const i = <i32>ldu(startOrder, sp);
       if (ldb(state, i) != WAITING) { sp++; continue; }
       if (ldf(startKey, i) > t) break;
-      activate(i, k, dem, rate, state, slope, cnt);
+      if (!activate(i, k, dem, rate, state, slope, cnt, cap, invCap, divideRatios, peak)) return fail(scratch, E_SHARE_OVERFLOW, i);
+      lastStart = i;
       sp++;
     }
+  }
+
+  // a resource left unsaturated but within its slack of full may in truth be over-allocated
+  for (let r = 0; r < k; r++) {
+    const sk = ldf(slack, r);
+    if (!ldb(sat, r) && sk > SLACK_MAX && ldf(used, r) + sk >= 1.0) return fail(scratch, E_SHARE_OVERFLOW, lastStart);
   }
 
   // Outputs: allocation = lambda * D, dominant share = lambda * delta.
@@ -319,37 +379,77 @@ export function drf(
   return OK;
 }
 
-/** Adds queue i's consumption rate to every resource it uses (a zero demand adds exactly 0). */
-@inline function addSlopes(i: i32, k: i32, dem: usize, rate: usize, slope: usize, cnt: usize): void {
+/** Share of resource r that demand d is: D/C, or D * (1/C) as largestRatioIndex takes it. */
+@inline function shareOf(d: f64, r: i32, cap: usize, invCap: usize, divideRatios: bool): f64 {
+  return divideRatios ? d / ldf(cap, r) : d * ldf(invCap, r);
+}
+
+/**
+ * Adds queue i's consumption rate, in shares of capacity per unit of theta (rate * D/C <= w),
+ * to every resource it uses (a zero demand adds exactly 0) and raises each running peak.
+ * False when a slope overflows (the ramping queues' weights sum beyond f64).
+ */
+@inline function addSlopes(
+  i: i32, k: i32, dem: usize, rate: usize, slope: usize, cnt: usize, cap: usize, invCap: usize, divideRatios: bool,
+  peak: usize,
+): bool {
   const rt = ldf(rate, i);
   const base = i * k;
+  let ok = true;
   for (let r = 0; r < k; r++) {
     const d = ldf(dem, base + r);
-    stf(slope, r, ldf(slope, r) + rt * d);
+    const sl = ldf(slope, r) + rt * shareOf(d, r, cap, invCap, divideRatios);
+    stf(slope, r, sl);
+    stf(peak, r, max(ldf(peak, r), sl));
     stu(cnt, r, ldu(cnt, r) + <u32>(d > 0));
+    ok = ok & isFiniteF64(sl);
   }
+  return ok;
 }
 
-@inline function activate(i: i32, k: i32, dem: usize, rate: usize, state: usize, slope: usize, cnt: usize): void {
+@inline function activate(
+  i: i32, k: i32, dem: usize, rate: usize, state: usize, slope: usize, cnt: usize, cap: usize, invCap: usize, divideRatios: bool,
+  peak: usize,
+): bool {
   stb(state, i, RAMPING);
-  addSlopes(i, k, dem, rate, slope, cnt);
+  return addSlopes(i, k, dem, rate, slope, cnt, cap, invCap, divideRatios, peak);
 }
 
-/** Queue i reached its cap (lambda = 1): its rate leaves every resource it uses. */
+/**
+ * Queue i reached its cap (lambda = 1): its rate leaves every resource it uses. A running
+ * subtraction keeps an absolute error of a few ulps of the largest slope the sum held, which
+ * is every digit when a queue ramping 1e300 times faster leaves a slow one behind: when a
+ * slope falls below 2^-24 of its peak since the last exact sum, it is summed afresh from the
+ * queues still ramping (each such rebuild follows a 2^24-fold drop, so they are rare).
+ */
 @inline function freezeCapped(
   i: i32, k: i32, dem: usize, rate: usize, state: usize, slope: usize, cnt: usize, outLambda: usize,
+  cap: usize, invCap: usize, divideRatios: bool, peak: usize, liveList: usize, liveLen: i32,
+  endKey: usize, slack: usize,
 ): void {
   const rt = ldf(rate, i);
+  const ue = ldf(endKey, i) * ULP1;
   const base = i * k;
+  stb(state, i, FROZEN);
+  stf(outLambda, i, 1.0);
   for (let r = 0; r < k; r++) {
     const d = ldf(dem, base + r);
     if (d > 0) {
       const c = ldu(cnt, r) - 1;
       stu(cnt, r, c);
       // exact zero when the last user leaves, so rounding never leaves a phantom slope
-      stf(slope, r, c == 0 ? 0.0 : ldf(slope, r) - rt * d);
+      const term = rt * shareOf(d, r, cap, invCap, divideRatios);
+      stf(slack, r, ldf(slack, r) + ue * term);
+      let sl = c == 0 ? 0.0 : ldf(slope, r) - term;
+      if (c != 0 && !(sl >= ldf(peak, r) * PEAK_DROP)) {
+        sl = 0;
+        for (let j = 0; j < liveLen; j++) {
+          const q = <i32>ldu(liveList, j);
+          if (ldb(state, q) == RAMPING) sl += ldf(rate, q) * shareOf(ldf(dem, q * k + r), r, cap, invCap, divideRatios);
+        }
+        stf(peak, r, sl);
+      }
+      stf(slope, r, sl);
     }
   }
-  stb(state, i, FROZEN);
-  stf(outLambda, i, 1.0);
 }
