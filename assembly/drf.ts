@@ -49,22 +49,29 @@
 // ramping. What f64 cannot carry is refused with E_SHARE_OVERFLOW and a queue index:
 // - pass 1 (index: the queue): delta = D/C not finite, rate = w / delta or the cap key
 //   delta / w not a finite nonzero f64 (the queue's own level is beyond f64);
-// - a slope that overflows (the ramping queues' weights sum beyond f64; index: the queue
-//   whose activation overflowed it);
+// - a slope that overflows (the ramping queues' weights sum beyond f64, e.g. two weights of
+//   1e308; index: the ramping queue with the largest term on that resource);
 // - a late start (index: the latest queue that started ramping): theta is one f64 for all
 //   queues, so a queue starting at s ramps in steps of ulp(s) * w_i / delta_i, coarse when
-//   its ramp delta_i / w_i is narrow next to s (e.g. s = 1e200 and a ramp of 1). The misplaced
-//   share of each resource is bounded as the loop goes (`slack`: ulp(e) * rate_i * D/C per
-//   capped queue, ulp(t) * slope_r per saturation); the answer is refused when a resource
-//   saturates with more than 2^-30 of it in doubt, or ends unsaturated but within its doubt
-//   of full. A narrow ramp whose queue fits (a tiny share capped at once, even with
-//   e == s in f64) is not refused: its doubt is its own tiny share. Without offsets the
-//   doubt stays below 2^-52 per event (theta * slope_r <= 1), so this never refuses.
+//   its ramp delta_i / w_i is narrow next to s (e.g. s = 1e200 and a ramp of 1). The share
+//   of each resource misplaced by rounded levels is summed as the loop goes (`slack`): a
+//   capped queue is given lambda 1 while the use tracked for it is (e - s) * rate_i of its
+//   share, so it adds |(e - s) * rate_i - 1| (+ 2^-52) times its share; a saturation sets
+//   use to 1 from the tracked u + slope * dt, so it adds |that - 1|. The answer is refused
+//   when a resource saturates with more than 2^-30 of it misplaced, or ends unsaturated but
+//   within its misplaced share of full. A narrow ramp whose queue fits (a tiny share capped
+//   at once, even with e == s in f64) is answered: it misplaces only its own tiny share.
+//   Without offsets the misplaced shares are a few ulps, so this never refuses there.
+//   Example: C = <1>, D = <0.5>, <1>, offsets <0, 1e200>: queue 1 would stop at
+//   theta = 1e200 + 0.5, the same f64 as 1e200, so half the resource would be misplaced:
+//   refused (demands[1]); offsets <0, 1e10> give lambda_1 = 0.5.
 // Not fixed here (shared with the level path, drf/common.ts): a positive demand whose share
 // D/C underflows to 0 (e.g. D = 1e-200, C = 1e200) is taken as no demand (lambda 0).
-// Cost of the rebuilds: each follows a 2^24-fold drop of one slope; with offsets, a pattern
-// of a fast queue starting and capping over and over can make them O(N) each (measured
-// nowhere near on the bench instances).
+// Cost: the share factor is one more multiply per element where slopes change, overflow and
+// peaks are checked once per group of activations, and the slack is one multiply-add per cap
+// element (offsets on 1e4..1e5 x 6 bench rows: ~1.0-1.15x the previous event path). Each
+// afresh sum follows a 2^24-fold drop of one slope; with offsets, a fast queue starting and
+// capping over and over could make them O(N) each (the bench instances trigger none).
 
 import { ldf, stf, ldu, stu, ldb, stb, align8, isFiniteF64 } from "./util/mem";
 import { sortIndicesByKey, sortRangeByKey, radixScratchBytes, bucketByKey, bucketBoundsBytes } from "./util/radix";
@@ -81,7 +88,7 @@ const FROZEN: u8 = 2;
 
 /** A slope that falls below this fraction of its peak is summed afresh (freezeCapped). */
 const PEAK_DROP: f64 = 1.0 / 16777216.0; // 2^-24
-/** 2^-52: a bound on the relative rounding of one event level (see `slack`). */
+/** 2^-52: rounding allowed for on each capped queue's tracked use (see `slack`). */
 const ULP1: f64 = 2.220446049250313e-16;
 /** Largest share of a resource the level's rounding may misplace before the answer is refused (2^-30). */
 const SLACK_MAX: f64 = 9.313225746154785e-10;
@@ -167,12 +174,8 @@ export function drf(
 
   // Each slope's largest value since it was last summed afresh (the level path's scratch, free here).
   const peak = fbase;
-  // Bound on the share of each resource misplaced by rounded levels (the level path's scratch):
-  // a queue capped at key e is given lambda 1 although (e - s) * rate is 1 only to within
-  // ulp(e) * rate, and a saturation at t puts the ramping queues' use at 1 to within
-  // ulp(t) * slope. Without offsets both stay below 2^-52 of the resource (theta * slope <= 1);
-  // with a late start (s far above the queue's ramp width) they do not, and past 2^-30 the
-  // answer is refused (E_SHARE_OVERFLOW naming the latest queue that started ramping).
+  // Share of each resource misplaced by rounded levels (the level path's scratch; see the
+  // header): refused past 2^-30, naming the latest queue that started ramping.
   const slack = base;
   for (let r = 0; r < k; r++) { stf(peak, r, 0); stf(slack, r, 0); }
   let lastStart = 0;
@@ -208,10 +211,14 @@ export function drf(
       if (!(e > 0) || !isFiniteF64(e)) return fail(scratch, E_SHARE_OVERFLOW, i);
       stf(endKey, i, e);
       stb(state, i, RAMPING);
-      if (!addSlopes(i, k, dem, rate, slope, cnt, cap, invCap, divideRatios, peak)) return fail(scratch, E_SHARE_OVERFLOW, i);
+      addSlopes(i, k, dem, rate, slope, cnt, cap, invCap, divideRatios);
     }
   }
   const nLive = live;
+  if (!offsets) {
+    const bad = settle(n, k, slope, peak, state, rate, dem, cap, invCap, divideRatios);
+    if (bad >= 0) return fail(scratch, E_SHARE_OVERFLOW, bad);
+  }
 
   // With offsets: normalized start and cap keys, starts fully sorted (frozen last, +Inf).
   let sp = n;
@@ -236,17 +243,14 @@ export function drf(
       while (sp < n) {
         const i = <i32>ldu(startOrder, sp);
         if (ldf(startKey, i) > 0) break;
-        if (ldb(state, i) == WAITING && !activate(i, k, dem, rate, state, slope, cnt, cap, invCap, divideRatios, peak)) {
-          return fail(scratch, E_SHARE_OVERFLOW, i);
-        }
+        if (ldb(state, i) == WAITING) activate(i, k, dem, rate, state, slope, cnt, cap, invCap, divideRatios);
         sp++;
       }
     } else {
-      for (let j = 0; j < nLive; j++) {
-        const i = <i32>ldu(liveList, j);
-        if (!activate(i, k, dem, rate, state, slope, cnt, cap, invCap, divideRatios, peak)) return fail(scratch, E_SHARE_OVERFLOW, i);
-      }
+      for (let j = 0; j < nLive; j++) activate(<i32>ldu(liveList, j), k, dem, rate, state, slope, cnt, cap, invCap, divideRatios);
     }
+    const bad = settle(n, k, slope, peak, state, rate, dem, cap, invCap, divideRatios);
+    if (bad >= 0) return fail(scratch, E_SHARE_OVERFLOW, bad);
   }
 
   // Caps in key order, bucket by bucket: bucket b is sorted when ep first reaches it.
@@ -306,7 +310,8 @@ export function drf(
       if (st == FROZEN) { ep++; continue; }
       if (ldf(endKey, i) > t) break;
       if (st == WAITING) break; // its start is still pending at this theta (cannot precede it)
-      freezeCapped(i, k, dem, rate, state, slope, cnt, outLambda, cap, invCap, divideRatios, peak, liveList, liveLen, endKey, slack);
+      const ramp = ldf(endKey, i) - (offsets ? ldf(startKey, i) : 0.0);
+      freezeCapped(i, k, dem, rate, state, slope, cnt, outLambda, cap, invCap, divideRatios, peak, liveList, liveLen, ramp, slack);
       live--;
       ep++;
     }
@@ -316,7 +321,7 @@ export function drf(
       if (ldb(sat, r)) continue;
       if (!(ldf(satAt, r) <= t) && !(ldf(used, r) >= 1.0)) continue;
       if (ldu(cnt, r) == 0 && !(ldf(used, r) >= 1.0)) continue;
-      const sk = ldf(slack, r) + t * ldf(slope, r) * ULP1;
+      const sk = ldf(slack, r) + abs(ldf(used, r) - 1.0);
       if (!(sk <= SLACK_MAX)) return fail(scratch, E_SHARE_OVERFLOW, lastStart);
       stb(sat, r, 1);
       stf(used, r, 1.0);
@@ -337,29 +342,34 @@ export function drf(
         kept++;
       }
       liveLen = kept;
-      for (let q = 0; q < k; q++) { stf(slope, q, 0); stu(cnt, q, 0); }
+      for (let q = 0; q < k; q++) { stf(slope, q, 0); stu(cnt, q, 0); stf(peak, q, 0); } // summed afresh
       for (let j = 0; j < liveLen; j++) {
         const i = <i32>ldu(liveList, j);
-        if (ldb(state, i) == RAMPING && !addSlopes(i, k, dem, rate, slope, cnt, cap, invCap, divideRatios, peak)) {
-          return fail(scratch, E_SHARE_OVERFLOW, i);
-        }
+        if (ldb(state, i) == RAMPING) addSlopes(i, k, dem, rate, slope, cnt, cap, invCap, divideRatios);
       }
-      for (let q = 0; q < k; q++) stf(peak, q, ldf(slope, q)); // summed afresh
       rebuilt = true;
     }
     if (rebuilt) {
+      const bad = settle(n, k, slope, peak, state, rate, dem, cap, invCap, divideRatios);
+      if (bad >= 0) return fail(scratch, E_SHARE_OVERFLOW, bad);
       orderLen = liveLen;
       bucketByKey(orderLen, liveList, endKey, endOrder, bounds);
       ep = 0; sortedEnd = 0; nextBucket = 0;
     }
     // starts
+    let started = false;
     while (sp < n) {
       const i = <i32>ldu(startOrder, sp);
       if (ldb(state, i) != WAITING) { sp++; continue; }
       if (ldf(startKey, i) > t) break;
-      if (!activate(i, k, dem, rate, state, slope, cnt, cap, invCap, divideRatios, peak)) return fail(scratch, E_SHARE_OVERFLOW, i);
+      activate(i, k, dem, rate, state, slope, cnt, cap, invCap, divideRatios);
       lastStart = i;
+      started = true;
       sp++;
+    }
+    if (started) {
+      const bad = settle(n, k, slope, peak, state, rate, dem, cap, invCap, divideRatios);
+      if (bad >= 0) return fail(scratch, E_SHARE_OVERFLOW, bad);
     }
   }
 
@@ -386,33 +396,50 @@ export function drf(
 
 /**
  * Adds queue i's consumption rate, in shares of capacity per unit of theta (rate * D/C <= w),
- * to every resource it uses (a zero demand adds exactly 0) and raises each running peak.
- * False when a slope overflows (the ramping queues' weights sum beyond f64).
+ * to every resource it uses (a zero demand adds exactly 0). Overflow is checked by `settle`.
  */
 @inline function addSlopes(
   i: i32, k: i32, dem: usize, rate: usize, slope: usize, cnt: usize, cap: usize, invCap: usize, divideRatios: bool,
-  peak: usize,
-): bool {
+): void {
   const rt = ldf(rate, i);
   const base = i * k;
-  let ok = true;
   for (let r = 0; r < k; r++) {
     const d = ldf(dem, base + r);
-    const sl = ldf(slope, r) + rt * shareOf(d, r, cap, invCap, divideRatios);
-    stf(slope, r, sl);
-    stf(peak, r, max(ldf(peak, r), sl));
+    stf(slope, r, ldf(slope, r) + rt * shareOf(d, r, cap, invCap, divideRatios));
     stu(cnt, r, ldu(cnt, r) + <u32>(d > 0));
-    ok = ok & isFiniteF64(sl);
   }
-  return ok;
 }
 
 @inline function activate(
   i: i32, k: i32, dem: usize, rate: usize, state: usize, slope: usize, cnt: usize, cap: usize, invCap: usize, divideRatios: bool,
-  peak: usize,
-): bool {
+): void {
   stb(state, i, RAMPING);
-  return addSlopes(i, k, dem, rate, slope, cnt, cap, invCap, divideRatios, peak);
+  addSlopes(i, k, dem, rate, slope, cnt, cap, invCap, divideRatios);
+}
+
+/**
+ * After queues were added to the slopes: raises each slope's peak, or, if a slope overflowed
+ * (the ramping queues' weights sum beyond f64), returns the ramping queue with the largest
+ * term on that resource (to name in the error); -1 when all is well.
+ */
+function settle(
+  n: i32, k: i32, slope: usize, peak: usize, state: usize, rate: usize, dem: usize, cap: usize, invCap: usize, divideRatios: bool,
+): i32 {
+  for (let r = 0; r < k; r++) {
+    const sl = ldf(slope, r);
+    if (!isFiniteF64(sl)) {
+      let worst = 0;
+      let big: f64 = -1;
+      for (let i = 0; i < n; i++) {
+        if (ldb(state, i) != RAMPING) continue;
+        const x = ldf(rate, i) * shareOf(ldf(dem, i * k + r), r, cap, invCap, divideRatios);
+        if (x > big) { big = x; worst = i; }
+      }
+      return worst;
+    }
+    stf(peak, r, max(ldf(peak, r), sl));
+  }
+  return -1;
 }
 
 /**
@@ -425,10 +452,11 @@ export function drf(
 @inline function freezeCapped(
   i: i32, k: i32, dem: usize, rate: usize, state: usize, slope: usize, cnt: usize, outLambda: usize,
   cap: usize, invCap: usize, divideRatios: bool, peak: usize, liveList: usize, liveLen: i32,
-  endKey: usize, slack: usize,
+  ramp: f64, slack: usize,
 ): void {
   const rt = ldf(rate, i);
-  const ue = ldf(endKey, i) * ULP1;
+  // the use tracked for queue i is its share times (e - s) * rate as rounded; it is given 1
+  const miss = abs(ramp * rt - 1.0) + ULP1;
   const base = i * k;
   stb(state, i, FROZEN);
   stf(outLambda, i, 1.0);
@@ -438,9 +466,9 @@ export function drf(
       const c = ldu(cnt, r) - 1;
       stu(cnt, r, c);
       // exact zero when the last user leaves, so rounding never leaves a phantom slope
-      const term = rt * shareOf(d, r, cap, invCap, divideRatios);
-      stf(slack, r, ldf(slack, r) + ue * term);
-      let sl = c == 0 ? 0.0 : ldf(slope, r) - term;
+      const sh = shareOf(d, r, cap, invCap, divideRatios);
+      stf(slack, r, ldf(slack, r) + miss * sh);
+      let sl = c == 0 ? 0.0 : ldf(slope, r) - rt * sh;
       if (c != 0 && !(sl >= ldf(peak, r) * PEAK_DROP)) {
         sl = 0;
         for (let j = 0; j < liveLen; j++) {

@@ -112,23 +112,36 @@ export function drfKernel(
   const slack = s.base; // bound on the share of each resource misplaced by rounded levels
   for (let r = 0; r < k; r++) { peak[r] = 0; slack[r] = 0; }
   let lastStart = 0;
-  const addSlopes = (i: number): boolean => {
+  const addSlopes = (i: number): void => {
     const rt = rate[i];
     const base = i * k;
-    let ok = true;
     for (let r = 0; r < k; r++) {
       const d = dem[base + r];
-      const sl = slope[r] + rt * shareOf(d, r);
-      slope[r] = sl;
-      peak[r] = Math.max(peak[r], sl);
+      slope[r] = slope[r] + rt * shareOf(d, r);
       if (d > 0) cnt[r]++;
-      if (!isFiniteF64(sl)) ok = false;
     }
-    return ok;
   };
-  const activate = (i: number): boolean => {
+  const activate = (i: number): void => {
     state[i] = RAMPING;
-    return addSlopes(i);
+    addSlopes(i);
+  };
+  // after queues were added: raise the peaks, or name the ramping queue with the largest term
+  // on a slope that overflowed (-1 when all is well)
+  const settle = (): number => {
+    for (let r = 0; r < k; r++) {
+      const sl = slope[r];
+      if (!isFiniteF64(sl)) {
+        let worst = 0, big = -1;
+        for (let i = 0; i < n; i++) {
+          if (state[i] !== RAMPING) continue;
+          const x = rate[i] * shareOf(dem[i * k + r], r);
+          if (x > big) { big = x; worst = i; }
+        }
+        return worst;
+      }
+      peak[r] = Math.max(peak[r], sl);
+    }
+    return -1;
   };
 
   // Pass 1: validate, delta, rate; without offsets also the cap key and activation.
@@ -161,10 +174,14 @@ export function drfKernel(
       const e = dl / w;
       if (!(e > 0) || !isFiniteF64(e)) return fail(Status.ShareOverflow, i);
       endKey[i] = e;
-      if (!activate(i)) return fail(Status.ShareOverflow, i);
+      activate(i);
     }
   }
   const nLive = live;
+  if (!offsets) {
+    const bad = settle();
+    if (bad >= 0) return fail(Status.ShareOverflow, bad);
+  }
 
   // With offsets: normalized start and cap keys, starts fully sorted (frozen last, +Inf).
   let sp = n;
@@ -188,12 +205,14 @@ export function drfKernel(
       while (sp < n) {
         const i = startOrder[sp];
         if (startKey[i] > 0) break;
-        if (state[i] === WAITING && !activate(i)) return fail(Status.ShareOverflow, i);
+        if (state[i] === WAITING) activate(i);
         sp++;
       }
     } else {
-      for (let j = 0; j < nLive; j++) if (!activate(liveList[j])) return fail(Status.ShareOverflow, liveList[j]);
+      for (let j = 0; j < nLive; j++) activate(liveList[j]);
     }
+    const bad = settle();
+    if (bad >= 0) return fail(Status.ShareOverflow, bad);
   }
 
   // Caps in key order, bucket by bucket: bucket b is sorted when ep first reaches it.
@@ -256,7 +275,8 @@ export function drfKernel(
       // a slope fallen below 2^-24 of its peak is summed afresh from the queues still ramping
       const rt = rate[i];
       const base = i * k;
-      const ue = endKey[i] * ULP1;
+      // the use tracked for queue i is its share times (e - s) * rate as rounded; it is given 1
+      const miss = Math.abs((endKey[i] - (offsets ? startKey[i] : 0.0)) * rt - 1.0) + ULP1;
       state[i] = FROZEN;
       outLambda[i] = 1.0;
       for (let r = 0; r < k; r++) {
@@ -264,9 +284,9 @@ export function drfKernel(
         if (d > 0) {
           const c = cnt[r] - 1;
           cnt[r] = c;
-          const term = rt * shareOf(d, r);
-          slack[r] = slack[r] + ue * term;
-          let sl = c === 0 ? 0.0 : slope[r] - term;
+          const sh = shareOf(d, r);
+          slack[r] = slack[r] + miss * sh;
+          let sl = c === 0 ? 0.0 : slope[r] - rt * sh;
           if (c !== 0 && !(sl >= peak[r] * PEAK_DROP)) {
             sl = 0;
             for (let j = 0; j < liveLen; j++) {
@@ -287,7 +307,7 @@ export function drfKernel(
       if (sat[r]) continue;
       if (!(satAt[r] <= t) && !(used[r] >= 1.0)) continue;
       if (cnt[r] === 0 && !(used[r] >= 1.0)) continue;
-      const sk = slack[r] + t * slope[r] * ULP1;
+      const sk = slack[r] + Math.abs(used[r] - 1.0);
       if (!(sk <= SLACK_MAX)) return fail(Status.ShareOverflow, lastStart);
       sat[r] = 1;
       used[r] = 1.0;
@@ -307,26 +327,33 @@ export function drfKernel(
         liveList[kept++] = i;
       }
       liveLen = kept;
-      for (let q = 0; q < k; q++) { slope[q] = 0; cnt[q] = 0; }
+      for (let q = 0; q < k; q++) { slope[q] = 0; cnt[q] = 0; peak[q] = 0; } // summed afresh
       for (let j = 0; j < liveLen; j++) {
         const i = liveList[j];
-        if (state[i] === RAMPING && !addSlopes(i)) return fail(Status.ShareOverflow, i);
+        if (state[i] === RAMPING) addSlopes(i);
       }
-      for (let q = 0; q < k; q++) peak[q] = slope[q]; // summed afresh
       rebuilt = true;
     }
     if (rebuilt) {
+      const bad = settle();
+      if (bad >= 0) return fail(Status.ShareOverflow, bad);
       orderLen = liveLen;
       bucketByKey(orderLen, liveList, endKey, endOrder, bounds);
       ep = 0; sortedEnd = 0; nextBucket = 0;
     }
+    let started = false;
     while (sp < n) {
       const i = startOrder[sp];
       if (state[i] !== WAITING) { sp++; continue; }
       if (startKey[i] > t) break;
-      if (!activate(i)) return fail(Status.ShareOverflow, i);
+      activate(i);
       lastStart = i;
+      started = true;
       sp++;
+    }
+    if (started) {
+      const bad = settle();
+      if (bad >= 0) return fail(Status.ShareOverflow, bad);
     }
   }
 
