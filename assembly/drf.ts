@@ -36,7 +36,42 @@
 //
 // Edge values: delta_i = 0 (no demand) -> lambda 0 and the queue is ignored; weights
 // scale the ramp speed; offsets are shifted so the smallest live one is 0 (only
-// differences matter), and a ramp too narrow for f64 to resolve is reported.
+// differences matter).
+//
+// Extreme magnitudes (demands near 1e300 next to tiny ones, subnormal capacities, weights
+// far apart, offsets up to 1e300). Usage and slopes are kept in shares of each resource
+// (slope_r = sum of rate_i * D[i][r] / C[r], each term <= w_i), not in its units: rate * D
+// overflowed to +Inf next to a huge capacity (every queue then froze at lambda 0) and
+// underflowed to 0 next to a subnormal one (the resource never saturated: lambda 1, use far
+// beyond C). A cap subtracts its term from the running slope; when that leaves less than
+// 2^-24 of the slope's peak (a queue ramping 1e300 times faster than the rest capped, and
+// the subtraction kept none of their digits) the slope is summed afresh from the queues still
+// ramping. What f64 cannot carry is refused with E_SHARE_OVERFLOW and a queue index:
+// - pass 1 (index: the queue): delta = D/C not finite, rate = w / delta or the cap key
+//   delta / w not a finite nonzero f64 (the queue's own level is beyond f64);
+// - a slope that overflows (the ramping queues' weights sum beyond f64, e.g. two weights of
+//   1e308; index: the ramping queue with the largest term on that resource);
+// - a late start (index: the latest queue that started ramping): theta is one f64 for all
+//   queues, so a queue starting at s ramps in steps of ulp(s) * w_i / delta_i, coarse when
+//   its ramp delta_i / w_i is narrow next to s (e.g. s = 1e200 and a ramp of 1). The share
+//   of each resource misplaced by rounded levels is summed as the loop goes (`slack`): a
+//   capped queue is given lambda 1 while the use tracked for it is (e - s) * rate_i of its
+//   share, so it adds |(e - s) * rate_i - 1| (+ 2^-52) times its share; a saturation sets
+//   use to 1 from the tracked u + slope * dt, so it adds |that - 1|. The answer is refused
+//   when a resource saturates with more than 2^-30 of it misplaced, or ends unsaturated but
+//   within its misplaced share of full. A narrow ramp whose queue fits (a tiny share capped
+//   at once, even with e == s in f64) is answered: it misplaces only its own tiny share.
+//   Without offsets the misplaced shares are a few ulps, so this never refuses there.
+//   Example: C = <1>, D = <0.5>, <1>, offsets <0, 1e200>: queue 1 would stop at
+//   theta = 1e200 + 0.5, the same f64 as 1e200, so half the resource would be misplaced:
+//   refused (demands[1]); offsets <0, 1e10> give lambda_1 = 0.5.
+// Not fixed here (shared with the level path, drf/common.ts): a positive demand whose share
+// D/C underflows to 0 (e.g. D = 1e-200, C = 1e200) is taken as no demand (lambda 0).
+// Cost: the share factor is one more multiply per element where slopes change, overflow and
+// peaks are checked once per group of activations, and the slack is one multiply-add per cap
+// element (offsets on 1e4..1e5 x 6 bench rows: ~1.0-1.15x the previous event path). Each
+// afresh sum follows a 2^24-fold drop of one slope; with offsets, a fast queue starting and
+// capping over and over could make them O(N) each (the bench instances trigger none).
 
 import { ldf, stf, ldu, stu, ldb, stb, align8, isFiniteF64 } from "./util/mem";
 import { sortIndicesByKey, sortRangeByKey, radixScratchBytes, bucketByKey, bucketBoundsBytes } from "./util/radix";
@@ -50,6 +85,13 @@ const MAX_LEVELS_K: i32 = 32;
 const WAITING: u8 = 0;
 const RAMPING: u8 = 1;
 const FROZEN: u8 = 2;
+
+/** A slope that falls below this fraction of its peak is summed afresh (freezeCapped). */
+const PEAK_DROP: f64 = 1.0 / 16777216.0; // 2^-24
+/** 2^-52: rounding allowed for on each capped queue's tracked use (see `slack`). */
+const ULP1: f64 = 2.220446049250313e-16;
+/** Largest share of a resource the level's rounding may misplace before the answer is refused (2^-30). */
+const SLACK_MAX: f64 = 9.313225746154785e-10;
 
 /** The level path's table of the smallest level per resource mask (K <= 8: 2^8 f64). */
 const LEVEL_TABLE_BYTES: usize = 256 << 3;
@@ -130,6 +172,14 @@ export function drf(
     );
   }
 
+  // Each slope's largest value since it was last summed afresh (the level path's scratch, free here).
+  const peak = fbase;
+  // Share of each resource misplaced by rounded levels (the level path's scratch; see the
+  // header): refused past 2^-30, naming the latest queue that started ramping.
+  const slack = base;
+  for (let r = 0; r < k; r++) { stf(peak, r, 0); stf(slack, r, 0); }
+  let lastStart = 0;
+
   // Pass 1: validate, delta, rate; without offsets also the cap key and activation.
   let minOff = Infinity;
   let live = 0;
@@ -161,14 +211,14 @@ export function drf(
       if (!(e > 0) || !isFiniteF64(e)) return fail(scratch, E_SHARE_OVERFLOW, i);
       stf(endKey, i, e);
       stb(state, i, RAMPING);
-      for (let r = 0; r < k; r++) {
-        const d = ldf(row, r);
-        stf(slope, r, ldf(slope, r) + rt * d);
-        stu(cnt, r, ldu(cnt, r) + <u32>(d > 0));
-      }
+      addSlopes(i, k, dem, rate, slope, cnt, cap, invCap, divideRatios);
     }
   }
   const nLive = live;
+  if (!offsets) {
+    const bad = settle(n, k, slope, peak, state, rate, dem, cap, invCap, divideRatios);
+    if (bad >= 0) return fail(scratch, E_SHARE_OVERFLOW, bad);
+  }
 
   // With offsets: normalized start and cap keys, starts fully sorted (frozen last, +Inf).
   let sp = n;
@@ -181,7 +231,7 @@ export function drf(
       }
       const s = ldf(offsets, i) - minOff;
       const e = s + ldf(delta, i) / (weights ? ldf(weights, i) : 1.0);
-      if (!(e > s) || !isFiniteF64(e)) return fail(scratch, E_SHARE_OVERFLOW, i);
+      if (!isFiniteF64(e)) return fail(scratch, E_SHARE_OVERFLOW, i);
       stf(startKey, i, s);
       stf(endKey, i, e);
       if (s > 0) anyStart = true;
@@ -193,12 +243,14 @@ export function drf(
       while (sp < n) {
         const i = <i32>ldu(startOrder, sp);
         if (ldf(startKey, i) > 0) break;
-        if (ldb(state, i) == WAITING) activate(i, k, dem, rate, state, slope, cnt);
+        if (ldb(state, i) == WAITING) activate(i, k, dem, rate, state, slope, cnt, cap, invCap, divideRatios);
         sp++;
       }
     } else {
-      for (let j = 0; j < nLive; j++) activate(<i32>ldu(liveList, j), k, dem, rate, state, slope, cnt);
+      for (let j = 0; j < nLive; j++) activate(<i32>ldu(liveList, j), k, dem, rate, state, slope, cnt, cap, invCap, divideRatios);
     }
+    const bad = settle(n, k, slope, peak, state, rate, dem, cap, invCap, divideRatios);
+    if (bad >= 0) return fail(scratch, E_SHARE_OVERFLOW, bad);
   }
 
   // Caps in key order, bucket by bucket: bucket b is sorted when ep first reaches it.
@@ -232,9 +284,9 @@ export function drf(
       const sl = ldf(slope, r);
       let at = Infinity;
       if (sl > 0) {
-        const u = ldf(used, r), c = ldf(cap, r);
-        if (u + sl * dtNext >= c) {
-          at = theta + (c - u) / sl;
+        const u = ldf(used, r);
+        if (u + sl * dtNext >= 1.0) {
+          at = theta + (1.0 - u) / sl;
           if (at < theta) at = theta;
           if (at < tSat) tSat = at;
         }
@@ -258,7 +310,8 @@ export function drf(
       if (st == FROZEN) { ep++; continue; }
       if (ldf(endKey, i) > t) break;
       if (st == WAITING) break; // its start is still pending at this theta (cannot precede it)
-      freezeCapped(i, k, dem, rate, state, slope, cnt, outLambda);
+      const ramp = ldf(endKey, i) - (offsets ? ldf(startKey, i) : 0.0);
+      freezeCapped(i, k, dem, rate, state, slope, cnt, outLambda, cap, invCap, divideRatios, peak, liveList, liveLen, ramp, slack);
       live--;
       ep++;
     }
@@ -266,10 +319,12 @@ export function drf(
     let rebuilt = false;
     for (let r = 0; r < k; r++) {
       if (ldb(sat, r)) continue;
-      if (!(ldf(satAt, r) <= t) && !(ldf(used, r) >= ldf(cap, r))) continue;
-      if (ldu(cnt, r) == 0 && !(ldf(used, r) >= ldf(cap, r))) continue;
+      if (!(ldf(satAt, r) <= t) && !(ldf(used, r) >= 1.0)) continue;
+      if (ldu(cnt, r) == 0 && !(ldf(used, r) >= 1.0)) continue;
+      const sk = ldf(slack, r) + abs(ldf(used, r) - 1.0);
+      if (!(sk <= SLACK_MAX)) return fail(scratch, E_SHARE_OVERFLOW, lastStart);
       stb(sat, r, 1);
-      stf(used, r, ldf(cap, r));
+      stf(used, r, 1.0);
       let kept = 0;
       for (let j = 0; j < liveLen; j++) {
         const i = <i32>ldu(liveList, j);
@@ -287,26 +342,41 @@ export function drf(
         kept++;
       }
       liveLen = kept;
-      for (let q = 0; q < k; q++) { stf(slope, q, 0); stu(cnt, q, 0); }
+      for (let q = 0; q < k; q++) { stf(slope, q, 0); stu(cnt, q, 0); stf(peak, q, 0); } // summed afresh
       for (let j = 0; j < liveLen; j++) {
         const i = <i32>ldu(liveList, j);
-        if (ldb(state, i) == RAMPING) addSlopes(i, k, dem, rate, slope, cnt);
+        if (ldb(state, i) == RAMPING) addSlopes(i, k, dem, rate, slope, cnt, cap, invCap, divideRatios);
       }
       rebuilt = true;
     }
     if (rebuilt) {
+      const bad = settle(n, k, slope, peak, state, rate, dem, cap, invCap, divideRatios);
+      if (bad >= 0) return fail(scratch, E_SHARE_OVERFLOW, bad);
       orderLen = liveLen;
       bucketByKey(orderLen, liveList, endKey, endOrder, bounds);
       ep = 0; sortedEnd = 0; nextBucket = 0;
     }
     // starts
+    let started = false;
     while (sp < n) {
       const i = <i32>ldu(startOrder, sp);
       if (ldb(state, i) != WAITING) { sp++; continue; }
       if (ldf(startKey, i) > t) break;
-      activate(i, k, dem, rate, state, slope, cnt);
+      activate(i, k, dem, rate, state, slope, cnt, cap, invCap, divideRatios);
+      lastStart = i;
+      started = true;
       sp++;
     }
+    if (started) {
+      const bad = settle(n, k, slope, peak, state, rate, dem, cap, invCap, divideRatios);
+      if (bad >= 0) return fail(scratch, E_SHARE_OVERFLOW, bad);
+    }
+  }
+
+  // a resource left unsaturated but within its slack of full may in truth be over-allocated
+  for (let r = 0; r < k; r++) {
+    const sk = ldf(slack, r);
+    if (!ldb(sat, r) && sk > SLACK_MAX && ldf(used, r) + sk >= 1.0) return fail(scratch, E_SHARE_OVERFLOW, lastStart);
   }
 
   // Outputs: allocation = lambda * D, dominant share = lambda * delta.
@@ -319,37 +389,95 @@ export function drf(
   return OK;
 }
 
-/** Adds queue i's consumption rate to every resource it uses (a zero demand adds exactly 0). */
-@inline function addSlopes(i: i32, k: i32, dem: usize, rate: usize, slope: usize, cnt: usize): void {
+/** Share of resource r that demand d is: D/C, or D * (1/C) as largestRatioIndex takes it. */
+@inline function shareOf(d: f64, r: i32, cap: usize, invCap: usize, divideRatios: bool): f64 {
+  return divideRatios ? d / ldf(cap, r) : d * ldf(invCap, r);
+}
+
+/**
+ * Adds queue i's consumption rate, in shares of capacity per unit of theta (rate * D/C <= w),
+ * to every resource it uses (a zero demand adds exactly 0). Overflow is checked by `settle`.
+ */
+@inline function addSlopes(
+  i: i32, k: i32, dem: usize, rate: usize, slope: usize, cnt: usize, cap: usize, invCap: usize, divideRatios: bool,
+): void {
   const rt = ldf(rate, i);
   const base = i * k;
   for (let r = 0; r < k; r++) {
     const d = ldf(dem, base + r);
-    stf(slope, r, ldf(slope, r) + rt * d);
+    stf(slope, r, ldf(slope, r) + rt * shareOf(d, r, cap, invCap, divideRatios));
     stu(cnt, r, ldu(cnt, r) + <u32>(d > 0));
   }
 }
 
-@inline function activate(i: i32, k: i32, dem: usize, rate: usize, state: usize, slope: usize, cnt: usize): void {
+@inline function activate(
+  i: i32, k: i32, dem: usize, rate: usize, state: usize, slope: usize, cnt: usize, cap: usize, invCap: usize, divideRatios: bool,
+): void {
   stb(state, i, RAMPING);
-  addSlopes(i, k, dem, rate, slope, cnt);
+  addSlopes(i, k, dem, rate, slope, cnt, cap, invCap, divideRatios);
 }
 
-/** Queue i reached its cap (lambda = 1): its rate leaves every resource it uses. */
+/**
+ * After queues were added to the slopes: raises each slope's peak, or, if a slope overflowed
+ * (the ramping queues' weights sum beyond f64), returns the ramping queue with the largest
+ * term on that resource (to name in the error); -1 when all is well.
+ */
+function settle(
+  n: i32, k: i32, slope: usize, peak: usize, state: usize, rate: usize, dem: usize, cap: usize, invCap: usize, divideRatios: bool,
+): i32 {
+  for (let r = 0; r < k; r++) {
+    const sl = ldf(slope, r);
+    if (!isFiniteF64(sl)) {
+      let worst = 0;
+      let big: f64 = -1;
+      for (let i = 0; i < n; i++) {
+        if (ldb(state, i) != RAMPING) continue;
+        const x = ldf(rate, i) * shareOf(ldf(dem, i * k + r), r, cap, invCap, divideRatios);
+        if (x > big) { big = x; worst = i; }
+      }
+      return worst;
+    }
+    stf(peak, r, max(ldf(peak, r), sl));
+  }
+  return -1;
+}
+
+/**
+ * Queue i reached its cap (lambda = 1): its rate leaves every resource it uses. A running
+ * subtraction keeps an absolute error of a few ulps of the largest slope the sum held, which
+ * is every digit when a queue ramping 1e300 times faster leaves a slow one behind: when a
+ * slope falls below 2^-24 of its peak since the last exact sum, it is summed afresh from the
+ * queues still ramping (each such rebuild follows a 2^24-fold drop, so they are rare).
+ */
 @inline function freezeCapped(
   i: i32, k: i32, dem: usize, rate: usize, state: usize, slope: usize, cnt: usize, outLambda: usize,
+  cap: usize, invCap: usize, divideRatios: bool, peak: usize, liveList: usize, liveLen: i32,
+  ramp: f64, slack: usize,
 ): void {
   const rt = ldf(rate, i);
+  // the use tracked for queue i is its share times (e - s) * rate as rounded; it is given 1
+  const miss = abs(ramp * rt - 1.0) + ULP1;
   const base = i * k;
+  stb(state, i, FROZEN);
+  stf(outLambda, i, 1.0);
   for (let r = 0; r < k; r++) {
     const d = ldf(dem, base + r);
     if (d > 0) {
       const c = ldu(cnt, r) - 1;
       stu(cnt, r, c);
       // exact zero when the last user leaves, so rounding never leaves a phantom slope
-      stf(slope, r, c == 0 ? 0.0 : ldf(slope, r) - rt * d);
+      const sh = shareOf(d, r, cap, invCap, divideRatios);
+      stf(slack, r, ldf(slack, r) + miss * sh);
+      let sl = c == 0 ? 0.0 : ldf(slope, r) - rt * sh;
+      if (c != 0 && !(sl >= ldf(peak, r) * PEAK_DROP)) {
+        sl = 0;
+        for (let j = 0; j < liveLen; j++) {
+          const q = <i32>ldu(liveList, j);
+          if (ldb(state, q) == RAMPING) sl += ldf(rate, q) * shareOf(ldf(dem, q * k + r), r, cap, invCap, divideRatios);
+        }
+        stf(peak, r, sl);
+      }
+      stf(slope, r, sl);
     }
   }
-  stb(state, i, FROZEN);
-  stf(outLambda, i, 1.0);
 }

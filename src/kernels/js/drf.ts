@@ -2,6 +2,8 @@
 // loop (with offsets); the level path (without offsets) is in drf-levels.ts. Same float operations
 // in the same order, so both backends agree to the last bit on valid input (loops that the
 // WASM side writes branch-free or by bit patterns are written plainly here, same values).
+// Extreme magnitudes (slopes in shares of capacity, afresh sums after a 2^-24 drop, the
+// `slack` bound that refuses a late start too narrow for f64): see the WASM header.
 import { Status } from "../status.js";
 import { RadixScratch, bucketByKey, bucketCountFor, sortIndicesByKey, sortRangeByKey } from "./radix.js";
 import { isFiniteF64 } from "./finite.js";
@@ -12,6 +14,11 @@ const MAX_LEVELS_K = 32;
 const WAITING = 0;
 const RAMPING = 1;
 const FROZEN = 2;
+/** A slope that falls below this fraction of its peak is summed afresh (see freezeCapped in the WASM twin). */
+const PEAK_DROP = 1.0 / 16777216.0; // 2^-24
+/** 2^-52 and 2^-30: the misplaced-share bound per event and its limit (see `slack` in the WASM twin). */
+const ULP1 = 2.220446049250313e-16;
+const SLACK_MAX = 9.313225746154785e-10;
 
 export class DrfScratch {
   errIndex = -1;
@@ -99,18 +106,42 @@ export function drfKernel(
   for (let r = 0; r < k; r++) if (!isFiniteF64(invCap[r])) divideRatios = true;
   if (!offsets && k <= MAX_LEVELS_K) return drfLevels(n, k, cap, dem, weights, outLambda, outAlloc, outDs, s, divideRatios);
 
+  // Slopes in shares of capacity per unit of theta (rate * D/C <= w); false when one overflows.
+  const shareOf = (d: number, r: number): number => (divideRatios ? d / cap[r] : d * invCap[r]);
+  const peak = s.fbase; // each slope's largest value since it was last summed afresh
+  const slack = s.base; // bound on the share of each resource misplaced by rounded levels
+  for (let r = 0; r < k; r++) { peak[r] = 0; slack[r] = 0; }
+  let lastStart = 0;
   const addSlopes = (i: number): void => {
     const rt = rate[i];
     const base = i * k;
     for (let r = 0; r < k; r++) {
       const d = dem[base + r];
-      slope[r] = slope[r] + rt * d;
+      slope[r] = slope[r] + rt * shareOf(d, r);
       if (d > 0) cnt[r]++;
     }
   };
   const activate = (i: number): void => {
     state[i] = RAMPING;
     addSlopes(i);
+  };
+  // after queues were added: raise the peaks, or name the ramping queue with the largest term
+  // on a slope that overflowed (-1 when all is well)
+  const settle = (): number => {
+    for (let r = 0; r < k; r++) {
+      const sl = slope[r];
+      if (!isFiniteF64(sl)) {
+        let worst = 0, big = -1;
+        for (let i = 0; i < n; i++) {
+          if (state[i] !== RAMPING) continue;
+          const x = rate[i] * shareOf(dem[i * k + r], r);
+          if (x > big) { big = x; worst = i; }
+        }
+        return worst;
+      }
+      peak[r] = Math.max(peak[r], sl);
+    }
+    return -1;
   };
 
   // Pass 1: validate, delta, rate; without offsets also the cap key and activation.
@@ -147,6 +178,10 @@ export function drfKernel(
     }
   }
   const nLive = live;
+  if (!offsets) {
+    const bad = settle();
+    if (bad >= 0) return fail(Status.ShareOverflow, bad);
+  }
 
   // With offsets: normalized start and cap keys, starts fully sorted (frozen last, +Inf).
   let sp = n;
@@ -159,7 +194,7 @@ export function drfKernel(
       }
       const st = offsets[i] - minOff;
       const e = st + delta[i] / (weights ? weights[i] : 1.0);
-      if (!(e > st) || !isFiniteF64(e)) return fail(Status.ShareOverflow, i);
+      if (!isFiniteF64(e)) return fail(Status.ShareOverflow, i);
       startKey[i] = st;
       endKey[i] = e;
       if (st > 0) anyStart = true;
@@ -176,6 +211,8 @@ export function drfKernel(
     } else {
       for (let j = 0; j < nLive; j++) activate(liveList[j]);
     }
+    const bad = settle();
+    if (bad >= 0) return fail(Status.ShareOverflow, bad);
   }
 
   // Caps in key order, bucket by bucket: bucket b is sorted when ep first reaches it.
@@ -209,9 +246,9 @@ export function drfKernel(
       const sl = slope[r];
       let at = Infinity;
       if (sl > 0) {
-        const u = used[r], c = cap[r];
-        if (u + sl * dtNext >= c) {
-          at = theta + (c - u) / sl;
+        const u = used[r];
+        if (u + sl * dtNext >= 1.0) {
+          at = theta + (1.0 - u) / sl;
           if (at < theta) at = theta;
           if (at < tSat) tSat = at;
         }
@@ -234,19 +271,33 @@ export function drfKernel(
       if (st === FROZEN) { ep++; continue; }
       if (endKey[i] > t) break;
       if (st === WAITING) break;
-      // capped: its rate leaves every resource it uses; exact zero when the last user leaves
+      // capped: its rate leaves every resource it uses; exact zero when the last user leaves;
+      // a slope fallen below 2^-24 of its peak is summed afresh from the queues still ramping
       const rt = rate[i];
       const base = i * k;
+      // the use tracked for queue i is its share times (e - s) * rate as rounded; it is given 1
+      const miss = Math.abs((endKey[i] - (offsets ? startKey[i] : 0.0)) * rt - 1.0) + ULP1;
+      state[i] = FROZEN;
+      outLambda[i] = 1.0;
       for (let r = 0; r < k; r++) {
         const d = dem[base + r];
         if (d > 0) {
           const c = cnt[r] - 1;
           cnt[r] = c;
-          slope[r] = c === 0 ? 0.0 : slope[r] - rt * d;
+          const sh = shareOf(d, r);
+          slack[r] = slack[r] + miss * sh;
+          let sl = c === 0 ? 0.0 : slope[r] - rt * sh;
+          if (c !== 0 && !(sl >= peak[r] * PEAK_DROP)) {
+            sl = 0;
+            for (let j = 0; j < liveLen; j++) {
+              const q = liveList[j];
+              if (state[q] === RAMPING) sl += rate[q] * shareOf(dem[q * k + r], r);
+            }
+            peak[r] = sl;
+          }
+          slope[r] = sl;
         }
       }
-      state[i] = FROZEN;
-      outLambda[i] = 1.0;
       live--;
       ep++;
     }
@@ -254,10 +305,12 @@ export function drfKernel(
     let rebuilt = false;
     for (let r = 0; r < k; r++) {
       if (sat[r]) continue;
-      if (!(satAt[r] <= t) && !(used[r] >= cap[r])) continue;
-      if (cnt[r] === 0 && !(used[r] >= cap[r])) continue;
+      if (!(satAt[r] <= t) && !(used[r] >= 1.0)) continue;
+      if (cnt[r] === 0 && !(used[r] >= 1.0)) continue;
+      const sk = slack[r] + Math.abs(used[r] - 1.0);
+      if (!(sk <= SLACK_MAX)) return fail(Status.ShareOverflow, lastStart);
       sat[r] = 1;
-      used[r] = cap[r];
+      used[r] = 1.0;
       let kept = 0;
       for (let j = 0; j < liveLen; j++) {
         const i = liveList[j];
@@ -274,7 +327,7 @@ export function drfKernel(
         liveList[kept++] = i;
       }
       liveLen = kept;
-      for (let q = 0; q < k; q++) { slope[q] = 0; cnt[q] = 0; }
+      for (let q = 0; q < k; q++) { slope[q] = 0; cnt[q] = 0; peak[q] = 0; } // summed afresh
       for (let j = 0; j < liveLen; j++) {
         const i = liveList[j];
         if (state[i] === RAMPING) addSlopes(i);
@@ -282,17 +335,31 @@ export function drfKernel(
       rebuilt = true;
     }
     if (rebuilt) {
+      const bad = settle();
+      if (bad >= 0) return fail(Status.ShareOverflow, bad);
       orderLen = liveLen;
       bucketByKey(orderLen, liveList, endKey, endOrder, bounds);
       ep = 0; sortedEnd = 0; nextBucket = 0;
     }
+    let started = false;
     while (sp < n) {
       const i = startOrder[sp];
       if (state[i] !== WAITING) { sp++; continue; }
       if (startKey[i] > t) break;
       activate(i);
+      lastStart = i;
+      started = true;
       sp++;
     }
+    if (started) {
+      const bad = settle();
+      if (bad >= 0) return fail(Status.ShareOverflow, bad);
+    }
+  }
+
+  for (let r = 0; r < k; r++) {
+    const sk = slack[r];
+    if (!sat[r] && sk > SLACK_MAX && used[r] + sk >= 1.0) return fail(Status.ShareOverflow, lastStart);
   }
 
   for (let i = 0; i < n; i++) {
