@@ -85,8 +85,7 @@ export function markdownTable(modules: BenchModule[], sizes: Size[], results: Re
 export type ScenarioResults = Map<string, Measurement>; // key: case id
 
 export function scenarioRatio(results: ScenarioResults, r: RatioSpec): number | undefined {
-  const a = results.get(r.numerator), b = results.get(r.denominator);
-  return a && b ? a.medianMs / b.medianMs : undefined;
+  return ratioOf(results.get(r.numerator), results.get(r.denominator));
 }
 
 /** The fixed-size scenarios: one row per case (median CPU time, runs), then their ratios. */

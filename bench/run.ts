@@ -74,15 +74,25 @@ async function main(): Promise<void> {
   for (const [key, rs] of perRound) results.set(key, combineRounds(rs));
   const scenarioResults: ScenarioResults = new Map();
   const scenarioInfo = new Map<string, Record<string, unknown>>();
-  for (const m of scenarioModules) {
-    for (const c of m.cases) {
-      const call = c.prepare();
-      const r = measureRuns(call, c.runs);
-      scenarioResults.set(c.id, r);
-      if (c.info) scenarioInfo.set(c.id, c.info());
-      process.stderr.write(`  ${c.id.padEnd(24)} ${r.medianMs.toPrecision(4)} ms  (${r.samples} runs: ${r.runsMs.map((t) => t.toPrecision(3)).join(", ")})\n`);
+  // scenarios in rounds too: each case's runs are split over the rounds, so a case and the
+  // floor it is divided by are measured close together (warm-up only in the first round)
+  const calls = new Map<string, () => unknown>();
+  const scenarioRounds = new Map<string, Measurement[]>();
+  const scenarioRuns = new Map<string, number[]>();
+  for (let round = 0; round < rounds; round++) {
+    for (const m of scenarioModules) {
+      for (const c of m.cases) {
+        let call = calls.get(c.id);
+        if (!call) calls.set(c.id, (call = c.prepare()));
+        const r = measureRuns(call, { warmup: round === 0 ? c.runs.warmup : 0, samples: Math.max(1, Math.ceil(c.runs.samples / rounds)) });
+        scenarioRounds.set(c.id, [...(scenarioRounds.get(c.id) ?? []), r]);
+        scenarioRuns.set(c.id, [...(scenarioRuns.get(c.id) ?? []), ...r.runsMs]);
+        if (c.info) scenarioInfo.set(c.id, c.info());
+        process.stderr.write(`  ${rounds > 1 ? `[${round + 1}/${rounds}] ` : ""}${c.id.padEnd(24)} ${r.medianMs.toPrecision(4)} ms  (${r.samples} runs: ${r.runsMs.map((t) => t.toPrecision(3)).join(", ")})\n`);
+      }
     }
   }
+  for (const [id, rs] of scenarioRounds) scenarioResults.set(id, { ...combineRounds(rs), samples: scenarioRuns.get(id)!.length, runsMs: scenarioRuns.get(id)! } as Measurement);
   const seconds = (performance.now() - started) / 1000;
   const machine = { ...machineInfo(), loadAverageAtStart: machineAtStart.loadAverage };
   const table = markdownTable(modules, sizes, results);
