@@ -76,7 +76,7 @@
 import { ldf, stf, ldu, stu, ldb, stb, align8, isFiniteF64 } from "./util/mem";
 import { sortIndicesByKey, sortRangeByKey, radixScratchBytes, bucketByKey, bucketBoundsBytes } from "./util/radix";
 import { OK, E_CAPACITY, E_DEMAND, E_WEIGHT, E_OFFSET, E_SHARE_OVERFLOW } from "./util/status";
-import { fail, largestRatioIndex, BAD_ROW, gridBuckets, gridCellBytes } from "./drf/common";
+import { fail, largestRatioIndex, BAD_ROW, TINY_ROW, ROUTE_EVENT, CAP_LO, CAP_HI, gridBuckets, gridCellBytes } from "./drf/common";
 import { drfLevels } from "./drf/levels";
 
 /** The level path keeps each queue's used resources as a u32 bit mask. */
@@ -92,6 +92,9 @@ const PEAK_DROP: f64 = 1.0 / 16777216.0; // 2^-24
 const ULP1: f64 = 2.220446049250313e-16;
 /** Largest share of a resource the level's rounding may misplace before the answer is refused (2^-30). */
 const SLACK_MAX: f64 = 9.313225746154785e-10;
+
+/** Weights from 2^-20 up always cap a tiny row at once (header, "Tiny rows"). */
+const TINY_W: f64 = 9.5367431640625e-7;
 
 /** The level path's table of the smallest level per resource mask (K <= 8: 2^8 f64). */
 const LEVEL_TABLE_BYTES: usize = 256 << 3;
@@ -154,23 +157,27 @@ export function drf(
   const table = p; p += LEVEL_TABLE_BYTES;
   const grid = align64(p);
 
+  let capsInRange = true;
   for (let r = 0; r < k; r++) {
     const c = ldf(cap, r);
     if (!(c > 0) || !isFiniteF64(c)) return fail(scratch, E_CAPACITY, r);
-    stf(used, r, 0); stf(slope, r, 0); stu(cnt, r, 0); stb(sat, r, 0);
+    capsInRange = capsInRange & (c >= CAP_LO) & (c <= CAP_HI);
     stf(invCap, r, 1.0 / c);
   }
   // 1/C overflows only for subnormal capacities; then the ratios are divided exactly
   let divideRatios = false;
   for (let r = 0; r < k; r++) divideRatios = divideRatios | !isFiniteF64(ldf(invCap, r));
 
-  if (!offsets && k <= MAX_LEVELS_K) {
-    return drfLevels(
+  // the level path only inside its safe range (header); ROUTE_EVENT: a row outside it
+  if (!offsets && k <= MAX_LEVELS_K && capsInRange) {
+    const st = drfLevels(
       n, k, cap, dem, weights, outLambda, outAlloc, outDs, scratch, divideRatios,
       rate, delta, endKey, liveList, endOrder, startOrder, used, slope, satAt, invCap, sat,
       fbase, base, cur, s1, exact, grid, radix, levels, table,
     );
+    if (st != ROUTE_EVENT) return st;
   }
+  for (let r = 0; r < k; r++) { stf(used, r, 0); stf(slope, r, 0); stu(cnt, r, 0); stb(sat, r, 0); }
 
   // Each slope's largest value since it was last summed afresh (the level path's scratch, free here).
   const peak = fbase;
@@ -183,6 +190,7 @@ export function drf(
   // Pass 1: validate, delta, rate; without offsets also the cap key and activation.
   let minOff = Infinity;
   let live = 0;
+  let tiny = 0;
   for (let i = 0; i < n; i++) {
     const w = weights ? ldf(weights, i) : 1.0;
     if (!(w > 0) || !isFiniteF64(w)) return fail(scratch, E_WEIGHT, i);
@@ -194,6 +202,12 @@ export function drf(
     stf(outLambda, i, 0);
     if (bestR < 0) {
       stb(state, i, FROZEN);
+      if (bestR == TINY_ROW) {
+        // capped at once (header, "Tiny rows"): lambda 1, dominant share 0 (delta < 2^-1074)
+        stf(outLambda, i, 1.0);
+        stf(delta, i, 0);
+        tiny++;
+      }
       continue;
     }
     const dl = ldf(row, bestR) / ldf(cap, bestR);
@@ -215,6 +229,10 @@ export function drf(
     }
   }
   const nLive = live;
+  if (tiny) {
+    const bad = tinyRowRefused(n, weights, offsets, minOff, outLambda, state);
+    if (bad >= 0) return fail(scratch, E_SHARE_OVERFLOW, bad);
+  }
   if (!offsets) {
     const bad = settle(n, k, slope, peak, state, rate, dem, cap, invCap, divideRatios);
     if (bad >= 0) return fail(scratch, E_SHARE_OVERFLOW, bad);
@@ -387,6 +405,32 @@ export function drf(
     for (let r = 0; r < k; r++) stf(outAlloc, base + r, lam * ldf(dem, base + r));
   }
   return OK;
+}
+
+/**
+ * The first tiny row (frozen at lambda 1 by pass 1; no other queue is frozen at 1 yet)
+ * whose lambda 1 is not proven (header, "Tiny rows"), or -1: one starting after the
+ * earliest start, or (weights given) one whose weight is too small next to their sum. Only weights below 2^-20 are
+ * looked at: the sum of the weights is within a factor 2 of its rounded sum (N <= 2^31), so
+ * sum(w) * 2^-61 <= w_i * 2^1014 proves sum(w) <= w_i * 2^1075 (each side exact or, for the
+ * left one, below w_i * 2^1014 anyway when it underflows).
+ */
+function tinyRowRefused(n: i32, weights: usize, offsets: usize, minOff: f64, outLambda: usize, state: usize): i32 {
+  if (offsets) {
+    // a later start may find a resource it uses already saturated (lambda 0): not told apart
+    for (let i = 0; i < n; i++) {
+      if (ldb(state, i) == FROZEN && ldf(outLambda, i) == 1.0 && ldf(offsets, i) > minOff) return i;
+    }
+  }
+  if (!weights) return -1;
+  let sum: f64 = 0;
+  for (let i = 0; i < n; i++) sum += ldf(weights, i);
+  for (let i = 0; i < n; i++) {
+    if (ldb(state, i) != FROZEN || ldf(outLambda, i) != 1.0) continue;
+    const w = ldf(weights, i);
+    if (w < TINY_W && !(sum * 4.336808689942018e-19 <= w * 1.7555597020139804e305)) return i;
+  }
+  return -1;
 }
 
 /** Share of resource r that demand d is: D/C, or D * (1/C) as largestRatioIndex takes it. */

@@ -22,7 +22,7 @@
 // marks a queue without demand with delta 0, rate 0, key -1 and mask 0.
 import { ldf, stf, stu, isFiniteF64 } from "../util/mem";
 import { E_WEIGHT } from "../util/status";
-import { fail, exactRow, gridCellBytes, gridIndex, hi32, inRange, RANGE_LO, RANGE_HI } from "./common";
+import { fail, exactRow, gridCellBytes, gridIndex, hi32, inRange, rowHasDemand, RANGE_LO, RANGE_HI, ROUTE_EVENT } from "./common";
 
 /** The fast pass met an error or a NaN: redo every row with the careful loop. */
 const RETRY: i32 = -0x40000000;
@@ -227,7 +227,11 @@ function slowRow(
   }
   const bad = divideRatios || bits >= 0x8000000000000000;
   let dl = best;
-  if (!bad && dl == 0) return noDemand(i, rate, delta, endKey, mask, flag);
+  if (!bad && dl == 0) {
+    // a positive demand whose every product rounded to 0: the event path decides (tiny row)
+    if (rowHasDemand(row, k)) return -ROUTE_EVENT;
+    return noDemand(i, rate, delta, endKey, mask, flag);
+  }
   let rt = w / dl;
   let e = weights ? dl / w : dl;
   if (bad || !(inRange(dl) && inRange(rt) && inRange(e))) {
@@ -237,6 +241,8 @@ function slowRow(
     dl = load<f64>(exact);
     rt = load<f64>(exact, 8);
     e = load<f64>(exact, 16);
+    // outside the level path's safe range even when exact: the event path answers the call
+    if (!(inRange(dl) && inRange(rt) && inRange(e))) return -ROUTE_EVENT;
   }
   stf(delta, i, dl);
   stf(rate, i, rt);
