@@ -17,6 +17,35 @@
 // bucketed sums collected in the pass that validates (drfLevels in drf/levels.ts, with
 // pass1.ts and output.ts; shared pieces in drf/common.ts). Offsets keep the event loop.
 //
+// The level path's safe range. It sums demands in their units (sums of D and of rate * D
+// per bucket, use = F + sum D + theta * sum rate*D compared with C), so it is taken only
+// when every capacity is in [2^-256, 2^256] (checked here, K compares) and every queue's
+// delta, rate = w / delta and key = delta / w are in [2^-128, 2^128] (pass 1's pair test
+// already compares them with its range bounds, so the guard costs no extra operation per
+// row: an out-of-range row goes to slowRow, which now returns ROUTE_EVENT when even the
+// exact values are outside). Why that is enough: every term is then bounded, rate * D <=
+// w * C <= 2^512, D <= delta * C <= 2^384, sums over N < 2^32 rows <= 2^544, theta times a
+// slope <= 2^128 * 2^544: far from overflow; and no quantity the levels depend on is
+// subnormal (use is compared with C >= 2^-256, so the at most 2^-1074 lost per underflowing
+// term is below 2^-780 of C). Outside it the sums overflowed (C = 1e300 with a weight of
+// 1e20: rate * D = +Inf, every lambda 0) or underflowed (a subnormal C: lambda 1, far
+// beyond C). Such calls (ROUTE_EVENT) are answered by the event loop below with every
+// queue starting at 0, which keeps usage and slopes in shares of capacity and is exact
+// there (test/drf.levels-extreme checks both against exact rational progressive filling,
+// including 1,500 calls at the edges of this range, all taken by the level path). The
+// bench instances are far inside the range: same speed and bit-identical answers as before.
+//
+// Tiny rows: a queue with a positive demand whose every share D/C rounds to 0 (D < 2^-1074
+// C, e.g. D = 1e-200, C = 1e200) was taken as "no demand" (lambda 0). Exactly, its cap
+// level e_i = delta_i / w_i <= 2^-1075 / w_i, and no resource saturates before
+// theta = 1 / sum(w) (use_r(theta) <= theta * sum_j w_j in shares), so it is capped at once,
+// lambda 1, whenever sum(w) <= w_i * 2^1075: always without weights or when w_i >= 2^-20
+// (sum(w) < 2^31 * 2^1024); below 2^-20 the sum is checked. It then holds D (less than
+// 2^-1074 of each resource: no other queue's answer moves) and a dominant share of 0.
+// Otherwise, or with offsets when it starts after the earliest start (a resource may
+// already be saturated: lambda 0), f64 cannot tell and the call is refused
+// (E_SHARE_OVERFLOW, its index). The level path sends any tiny row here (ROUTE_EVENT).
+//
 // Where the time goes in the event path, and why it is shaped this way (N = 1e5, K = 6):
 // - One pass reads D: it validates, finds delta, and (no offsets) computes the cap key and
 //   activates the queue. The dominant resource is found by multiplying by 1/C (a divide per
@@ -65,8 +94,7 @@
 //   Example: C = <1>, D = <0.5>, <1>, offsets <0, 1e200>: queue 1 would stop at
 //   theta = 1e200 + 0.5, the same f64 as 1e200, so half the resource would be misplaced:
 //   refused (demands[1]); offsets <0, 1e10> give lambda_1 = 0.5.
-// Not fixed here (shared with the level path, drf/common.ts): a positive demand whose share
-// D/C underflows to 0 (e.g. D = 1e-200, C = 1e200) is taken as no demand (lambda 0).
+// A positive demand whose share D/C underflows to 0: see "Tiny rows" above.
 // Cost: the share factor is one more multiply per element where slopes change, overflow and
 // peaks are checked once per group of activations, and the slack is one multiply-add per cap
 // element (offsets on 1e4..1e5 x 6 bench rows: ~1.0-1.15x the previous event path). Each

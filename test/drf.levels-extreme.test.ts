@@ -115,4 +115,37 @@ describe("DRF level path (no offsets) on extreme magnitudes", () => {
       for (const o of [lv, ev]) { checkExact(x, o); checkTinyRows(x, o.lambda); }
     }), { numRuns: 400 });
   });
+
+  it("is exact at the edges of its safe range (capacities near 2^+-256, delta, rate and key near 2^+-128)", () => {
+    // the calls the guard lets through to the level path, as close to its bounds as they get:
+    // row i has delta_i = 2^u and key 2^v (so weight 2^(u - v), rate 2^-v), its other shares
+    // delta_i * 2^-t (down to 2^-540 of it) or 0
+    const pow = (lo: number, hi: number) => fc.tuple(fc.integer({ min: lo, max: hi }), fc.double({ min: 1, max: 2, maxExcluded: true, noNaN: true })).map(([e, m]) => m * 2 ** e);
+    const row = (k: number) => fc.record({
+      dom: fc.integer({ min: 0, max: k - 1 }), delta: pow(-128, 127), key: pow(-128, 127),
+      rest: fc.array(fc.oneof(fc.constant(0), pow(-540, 0)), { minLength: k, maxLength: k }),
+    });
+    const inst = fc.record({ k: fc.integer({ min: 1, max: 3 }), n: fc.integer({ min: 1, max: 6 }) }).chain(({ k, n }) => fc.record({
+      capacity: fc.array(pow(-256, 255), { minLength: k, maxLength: k }), rows: fc.array(row(k), { minLength: n, maxLength: n }),
+    }).map(({ capacity, rows }): X => {
+      const demands: number[] = [], weights: number[] = [];
+      for (const r of rows) {
+        for (let j = 0; j < k; j++) demands.push((j === r.dom ? r.delta : Math.min(r.delta, r.delta * r.rest[j])) * capacity[j]);
+        weights.push(r.delta / r.key);
+      }
+      return { n, k, capacity, demands, weights, offsets: new Array<number>(n).fill(0) };
+    }));
+    let solved = 0, runs = 0;
+    fc.assert(fc.property(inst, (x) => {
+      runs++;
+      const o = both(x, false);
+      expect([0, 5]).toContain(o.code);
+      if (o.code !== 0) return;
+      solved++;
+      checkExact(x, o);
+      checkTinyRows(x, o.lambda);
+      checkAxioms(x, o);
+    }), { numRuns: 1500 });
+    expect(solved).toBeGreaterThan(runs * 0.9);
+  });
 });

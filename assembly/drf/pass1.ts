@@ -7,7 +7,7 @@
 // K fixed at compile time (one copy of the loop per K, the 1/C vectors in registers), so
 // the two rows' rate divisions share one f64x2 divide and so do their key divisions. A
 // pair is taken when all its products have a clear sign bit and delta, rate and key are
-// all in [2^-1000, 2^1000]; otherwise each of the two rows is redone by slowRow (which is
+// all in [2^-128, 2^128] (the level path's safe range, assembly/drf.ts); otherwise each of the two rows is redone by slowRow (which is
 // the per-row code with every check, so errors and edge values do not depend on the
 // pairing). A +NaN demand can slip through the pair test (pmax drops NaN); it then makes
 // its bucket's sums NaN, which the end-of-pass check catches. Any error or NaN sends the
@@ -208,7 +208,9 @@ function gridHasNaN(grid: usize, bytes: usize): bool {
  * 1 when the queue has demand, 0 when it has none, or -status. The largest product D * (1/C)
  * is taken when every product is finite and >= +0 (bits below +Inf, sign clear) and delta,
  * rate and key are in range; anything else (a bad demand, -0, a subnormal capacity, an
- * extreme ratio) is redone exactly as the event path does it, checks and all.
+ * extreme ratio) is redone exactly as the event path does it, checks and all. -ROUTE_EVENT
+ * when the exact values are still out of range, or for a positive demand whose products all
+ * round to 0 (a tiny row): drf() then answers the call with the event path.
  */
 function slowRow(
   i: i32, k: i32, dem: usize, weights: usize, cap: usize, invCap: usize, divideRatios: bool,
