@@ -32,8 +32,11 @@
 // beyond C). Such calls (ROUTE_EVENT) are answered by the event loop below with every
 // queue starting at 0, which keeps usage and slopes in shares of capacity and is exact
 // there (test/drf.levels-extreme checks both against exact rational progressive filling,
-// including 1,500 calls at the edges of this range, all taken by the level path). The
-// bench instances are far inside the range: same speed and bit-identical answers as before.
+// including 1,500 calls near the edges of this range). The bench instances are far inside
+// the range: same speed and bit-identical answers as before. Not covered by the range (both
+// paths, any magnitude): when two resources would saturate within one rounding of each
+// other and a slope term below one ulp of the sum (rates or shares 2^53 apart) decides which
+// goes first, f64 may pick the other one, and queues using only the second are frozen there.
 //
 // Tiny rows: a queue with a positive demand whose every share D/C rounds to 0 (D < 2^-1074
 // C, e.g. D = 1e-200, C = 1e200) was taken as "no demand" (lambda 0). Exactly, its cap
