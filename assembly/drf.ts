@@ -17,6 +17,38 @@
 // bucketed sums collected in the pass that validates (drfLevels in drf/levels.ts, with
 // pass1.ts and output.ts; shared pieces in drf/common.ts). Offsets keep the event loop.
 //
+// The level path's safe range. It sums demands in their units (sums of D and of rate * D
+// per bucket, use = F + sum D + theta * sum rate*D compared with C), so it is taken only
+// when every capacity is in [2^-256, 2^256] (checked here, K compares) and every queue's
+// delta, rate = w / delta and key = delta / w are in [2^-128, 2^128] (pass 1's pair test
+// already compares them with its range bounds, so the guard costs no extra operation per
+// row: an out-of-range row goes to slowRow, which now returns ROUTE_EVENT when even the
+// exact values are outside). Why that is enough: every term is then bounded, rate * D <=
+// w * C <= 2^512, D <= delta * C <= 2^384, sums over N < 2^32 rows <= 2^544, theta times a
+// slope <= 2^128 * 2^544: far from overflow; and no quantity the levels depend on is
+// subnormal (use is compared with C >= 2^-256, so the at most 2^-1074 lost per underflowing
+// term is below 2^-780 of C). Outside it the sums overflowed (C = 1e300 with a weight of
+// 1e20: rate * D = +Inf, every lambda 0) or underflowed (a subnormal C: lambda 1, far
+// beyond C). Such calls (ROUTE_EVENT) are answered by the event loop below with every
+// queue starting at 0, which keeps usage and slopes in shares of capacity and is exact
+// there (test/drf.levels-extreme checks both against exact rational progressive filling,
+// including 1,500 calls near the edges of this range). The bench instances are far inside
+// the range: same speed and bit-identical answers as before. Not covered by the range (both
+// paths, any magnitude): when two resources would saturate within one rounding of each
+// other and a slope term below one ulp of the sum (rates or shares 2^53 apart) decides which
+// goes first, f64 may pick the other one, and queues using only the second are frozen there.
+//
+// Tiny rows: a queue with a positive demand whose every share D/C rounds to 0 (D < 2^-1074
+// C, e.g. D = 1e-200, C = 1e200) was taken as "no demand" (lambda 0). Exactly, its cap
+// level e_i = delta_i / w_i <= 2^-1075 / w_i, and no resource saturates before
+// theta = 1 / sum(w) (use_r(theta) <= theta * sum_j w_j in shares), so it is capped at once,
+// lambda 1, whenever sum(w) <= w_i * 2^1075: always without weights or when w_i >= 2^-20
+// (sum(w) < 2^31 * 2^1024); below 2^-20 the sum is checked. It then holds D (less than
+// 2^-1074 of each resource: no other queue's answer moves) and a dominant share of 0.
+// Otherwise, or with offsets when it starts after the earliest start (a resource may
+// already be saturated: lambda 0), f64 cannot tell and the call is refused
+// (E_SHARE_OVERFLOW, its index). The level path sends any tiny row here (ROUTE_EVENT).
+//
 // Where the time goes in the event path, and why it is shaped this way (N = 1e5, K = 6):
 // - One pass reads D: it validates, finds delta, and (no offsets) computes the cap key and
 //   activates the queue. The dominant resource is found by multiplying by 1/C (a divide per
@@ -65,8 +97,7 @@
 //   Example: C = <1>, D = <0.5>, <1>, offsets <0, 1e200>: queue 1 would stop at
 //   theta = 1e200 + 0.5, the same f64 as 1e200, so half the resource would be misplaced:
 //   refused (demands[1]); offsets <0, 1e10> give lambda_1 = 0.5.
-// Not fixed here (shared with the level path, drf/common.ts): a positive demand whose share
-// D/C underflows to 0 (e.g. D = 1e-200, C = 1e200) is taken as no demand (lambda 0).
+// A positive demand whose share D/C underflows to 0: see "Tiny rows" above.
 // Cost: the share factor is one more multiply per element where slopes change, overflow and
 // peaks are checked once per group of activations, and the slack is one multiply-add per cap
 // element (offsets on 1e4..1e5 x 6 bench rows: ~1.0-1.15x the previous event path). Each
@@ -76,7 +107,7 @@
 import { ldf, stf, ldu, stu, ldb, stb, align8, isFiniteF64 } from "./util/mem";
 import { sortIndicesByKey, sortRangeByKey, radixScratchBytes, bucketByKey, bucketBoundsBytes } from "./util/radix";
 import { OK, E_CAPACITY, E_DEMAND, E_WEIGHT, E_OFFSET, E_SHARE_OVERFLOW } from "./util/status";
-import { fail, largestRatioIndex, BAD_ROW, gridBuckets, gridCellBytes } from "./drf/common";
+import { fail, largestRatioIndex, BAD_ROW, TINY_ROW, ROUTE_EVENT, CAP_LO, CAP_HI, gridBuckets, gridCellBytes } from "./drf/common";
 import { drfLevels } from "./drf/levels";
 
 /** The level path keeps each queue's used resources as a u32 bit mask. */
@@ -92,6 +123,9 @@ const PEAK_DROP: f64 = 1.0 / 16777216.0; // 2^-24
 const ULP1: f64 = 2.220446049250313e-16;
 /** Largest share of a resource the level's rounding may misplace before the answer is refused (2^-30). */
 const SLACK_MAX: f64 = 9.313225746154785e-10;
+
+/** Weights from 2^-20 up always cap a tiny row at once (header, "Tiny rows"). */
+const TINY_W: f64 = 9.5367431640625e-7;
 
 /** The level path's table of the smallest level per resource mask (K <= 8: 2^8 f64). */
 const LEVEL_TABLE_BYTES: usize = 256 << 3;
@@ -154,23 +188,27 @@ export function drf(
   const table = p; p += LEVEL_TABLE_BYTES;
   const grid = align64(p);
 
+  let capsInRange = true;
   for (let r = 0; r < k; r++) {
     const c = ldf(cap, r);
     if (!(c > 0) || !isFiniteF64(c)) return fail(scratch, E_CAPACITY, r);
-    stf(used, r, 0); stf(slope, r, 0); stu(cnt, r, 0); stb(sat, r, 0);
+    capsInRange = capsInRange & (c >= CAP_LO) & (c <= CAP_HI);
     stf(invCap, r, 1.0 / c);
   }
   // 1/C overflows only for subnormal capacities; then the ratios are divided exactly
   let divideRatios = false;
   for (let r = 0; r < k; r++) divideRatios = divideRatios | !isFiniteF64(ldf(invCap, r));
 
-  if (!offsets && k <= MAX_LEVELS_K) {
-    return drfLevels(
+  // the level path only inside its safe range (header); ROUTE_EVENT: a row outside it
+  if (!offsets && k <= MAX_LEVELS_K && capsInRange) {
+    const st = drfLevels(
       n, k, cap, dem, weights, outLambda, outAlloc, outDs, scratch, divideRatios,
       rate, delta, endKey, liveList, endOrder, startOrder, used, slope, satAt, invCap, sat,
       fbase, base, cur, s1, exact, grid, radix, levels, table,
     );
+    if (st != ROUTE_EVENT) return st;
   }
+  for (let r = 0; r < k; r++) { stf(used, r, 0); stf(slope, r, 0); stu(cnt, r, 0); stb(sat, r, 0); }
 
   // Each slope's largest value since it was last summed afresh (the level path's scratch, free here).
   const peak = fbase;
@@ -183,6 +221,7 @@ export function drf(
   // Pass 1: validate, delta, rate; without offsets also the cap key and activation.
   let minOff = Infinity;
   let live = 0;
+  let tiny = 0;
   for (let i = 0; i < n; i++) {
     const w = weights ? ldf(weights, i) : 1.0;
     if (!(w > 0) || !isFiniteF64(w)) return fail(scratch, E_WEIGHT, i);
@@ -194,6 +233,12 @@ export function drf(
     stf(outLambda, i, 0);
     if (bestR < 0) {
       stb(state, i, FROZEN);
+      if (bestR == TINY_ROW) {
+        // capped at once (header, "Tiny rows"): lambda 1, dominant share 0 (delta < 2^-1074)
+        stf(outLambda, i, 1.0);
+        stf(delta, i, 0);
+        tiny++;
+      }
       continue;
     }
     const dl = ldf(row, bestR) / ldf(cap, bestR);
@@ -215,6 +260,10 @@ export function drf(
     }
   }
   const nLive = live;
+  if (tiny) {
+    const bad = tinyRowRefused(n, weights, offsets, minOff, outLambda, state);
+    if (bad >= 0) return fail(scratch, E_SHARE_OVERFLOW, bad);
+  }
   if (!offsets) {
     const bad = settle(n, k, slope, peak, state, rate, dem, cap, invCap, divideRatios);
     if (bad >= 0) return fail(scratch, E_SHARE_OVERFLOW, bad);
@@ -387,6 +436,32 @@ export function drf(
     for (let r = 0; r < k; r++) stf(outAlloc, base + r, lam * ldf(dem, base + r));
   }
   return OK;
+}
+
+/**
+ * The first tiny row (frozen at lambda 1 by pass 1; no other queue is frozen at 1 yet)
+ * whose lambda 1 is not proven (header, "Tiny rows"), or -1: one starting after the
+ * earliest start, or (weights given) one whose weight is too small next to their sum. Only weights below 2^-20 are
+ * looked at: the sum of the weights is within a factor 2 of its rounded sum (N <= 2^31), so
+ * sum(w) * 2^-61 <= w_i * 2^1014 proves sum(w) <= w_i * 2^1075 (each side exact or, for the
+ * left one, below w_i * 2^1014 anyway when it underflows).
+ */
+function tinyRowRefused(n: i32, weights: usize, offsets: usize, minOff: f64, outLambda: usize, state: usize): i32 {
+  if (offsets) {
+    // a later start may find a resource it uses already saturated (lambda 0): not told apart
+    for (let i = 0; i < n; i++) {
+      if (ldb(state, i) == FROZEN && ldf(outLambda, i) == 1.0 && ldf(offsets, i) > minOff) return i;
+    }
+  }
+  if (!weights) return -1;
+  let sum: f64 = 0;
+  for (let i = 0; i < n; i++) sum += ldf(weights, i);
+  for (let i = 0; i < n; i++) {
+    if (ldb(state, i) != FROZEN || ldf(outLambda, i) != 1.0) continue;
+    const w = ldf(weights, i);
+    if (w < TINY_W && !(sum * 4.336808689942018e-19 <= w * 1.7555597020139804e305)) return i;
+  }
+  return -1;
 }
 
 /** Share of resource r that demand d is: D/C, or D * (1/C) as largestRatioIndex takes it. */

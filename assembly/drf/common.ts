@@ -20,8 +20,26 @@ const GRID_CELLS: i32 = 4096;
 export const BAD_ROW: i32 = -2;
 
 /**
+ * largestRatioIndex's answer for a row with a positive demand whose every ratio D/C rounds
+ * to 0 (D < 2^-1074 C): not a row without demand (see "Tiny rows" in assembly/drf.ts).
+ */
+export const TINY_ROW: i32 = -3;
+
+/**
+ * What the level path returns (instead of a status) for a call outside its safe range, or
+ * with a tiny row: drf() then answers it with the event path (see assembly/drf.ts).
+ */
+export const ROUTE_EVENT: i32 = 0x40;
+
+/** True when some demand of the row is > 0 (only asked of rows whose ratios are all 0). */
+export function rowHasDemand(row: usize, k: i32): bool {
+  for (let r = 0; r < k; r++) if (ldf(row, r) > 0) return true;
+  return false;
+}
+
+/**
  * The first index of the largest D/C (or D * (1/C)) in a row, -1 for a row without demand,
- * or BAD_ROW. Fast path: the largest ratio by its bit pattern (unsigned, branch-free). For
+ * TINY_ROW for a row with demand whose every ratio is 0, or BAD_ROW. Fast path: the largest ratio by its bit pattern (unsigned, branch-free). For
  * valid rows (every ratio finite and >= +0) bits order like values; anything else (a bad
  * demand, -0, an overflowing ratio) shows up as bits >= +Inf and takes the exact slow path.
  */
@@ -50,6 +68,7 @@ export const BAD_ROW: i32 = -2;
       if (x > best) { best = x; bestR = r; }
     }
   }
+  if (bestR < 0 && rowHasDemand(row, k)) return TINY_ROW;
   return bestR;
 }
 
@@ -64,6 +83,7 @@ export function exactRow(
 ): i32 {
   const bestR = largestRatioIndex(i, k, row, cap, invCap, divideRatios, scratch);
   if (bestR == BAD_ROW) return E_DEMAND;
+  if (bestR == TINY_ROW) return ROUTE_EVENT;
   if (bestR < 0) return -1;
   const dl = ldf(row, bestR) / ldf(cap, bestR);
   const rt = w / dl;
@@ -76,9 +96,16 @@ export function exactRow(
   return 0;
 }
 
-/** 2^-1000 and 2^1000: delta, rate and key inside [RANGE_LO, RANGE_HI] take the fast path. */
-export const RANGE_LO: f64 = 9.332636185032189e-302;
-export const RANGE_HI: f64 = 1.0715086071862673e301;
+/**
+ * 2^-128 and 2^128: the level path's safe range for delta, rate and key (a row outside it,
+ * exactly computed, sends the call to the event path; see assembly/drf.ts).
+ */
+export const RANGE_LO: f64 = 2.938735877055719e-39;
+export const RANGE_HI: f64 = 3.402823669209385e38;
+
+/** 2^-256 and 2^256: the level path's safe range for capacities. */
+export const CAP_LO: f64 = 8.636168555094445e-78;
+export const CAP_HI: f64 = 1.157920892373162e77;
 
 /** RANGE_LO <= x <= RANGE_HI (false for 0, subnormals, +-Inf, NaN and negatives). */
 @inline export function inRange(x: f64): bool {

@@ -20,6 +20,10 @@
 // passes over N f64 keys and N u32 masks, no row reads); later rounds on the survivors'
 // list (index order, so every sum is taken in the same order).
 //
+// Only inside its safe range (capacities 2^-256..2^256; delta, rate, key 2^-128..2^128):
+// drf() sends every other call, and any row with a positive demand whose shares all
+// underflow, to the event path (ROUTE_EVENT; why, in the header of assembly/drf.ts).
+//
 // Versus the event path's results: the same up to rounding (delta here is the largest
 // D * (1/C) rather than D / C, except on rows redone exactly, and use is summed per bucket
 // rather than updated by subtracting each capped queue), below 1e-11 relative on the

@@ -7,7 +7,7 @@
 // K fixed at compile time (one copy of the loop per K, the 1/C vectors in registers), so
 // the two rows' rate divisions share one f64x2 divide and so do their key divisions. A
 // pair is taken when all its products have a clear sign bit and delta, rate and key are
-// all in [2^-1000, 2^1000]; otherwise each of the two rows is redone by slowRow (which is
+// all in [2^-128, 2^128] (the level path's safe range, assembly/drf.ts); otherwise each of the two rows is redone by slowRow (which is
 // the per-row code with every check, so errors and edge values do not depend on the
 // pairing). A +NaN demand can slip through the pair test (pmax drops NaN); it then makes
 // its bucket's sums NaN, which the end-of-pass check catches. Any error or NaN sends the
@@ -22,7 +22,7 @@
 // marks a queue without demand with delta 0, rate 0, key -1 and mask 0.
 import { ldf, stf, stu, isFiniteF64 } from "../util/mem";
 import { E_WEIGHT } from "../util/status";
-import { fail, exactRow, gridCellBytes, gridIndex, hi32, inRange, RANGE_LO, RANGE_HI } from "./common";
+import { fail, exactRow, gridCellBytes, gridIndex, hi32, inRange, rowHasDemand, RANGE_LO, RANGE_HI, ROUTE_EVENT } from "./common";
 
 /** The fast pass met an error or a NaN: redo every row with the careful loop. */
 const RETRY: i32 = -0x40000000;
@@ -208,7 +208,9 @@ function gridHasNaN(grid: usize, bytes: usize): bool {
  * 1 when the queue has demand, 0 when it has none, or -status. The largest product D * (1/C)
  * is taken when every product is finite and >= +0 (bits below +Inf, sign clear) and delta,
  * rate and key are in range; anything else (a bad demand, -0, a subnormal capacity, an
- * extreme ratio) is redone exactly as the event path does it, checks and all.
+ * extreme ratio) is redone exactly as the event path does it, checks and all. -ROUTE_EVENT
+ * when the exact values are still out of range, or for a positive demand whose products all
+ * round to 0 (a tiny row): drf() then answers the call with the event path.
  */
 function slowRow(
   i: i32, k: i32, dem: usize, weights: usize, cap: usize, invCap: usize, divideRatios: bool,
@@ -227,7 +229,11 @@ function slowRow(
   }
   const bad = divideRatios || bits >= 0x8000000000000000;
   let dl = best;
-  if (!bad && dl == 0) return noDemand(i, rate, delta, endKey, mask, flag);
+  if (!bad && dl == 0) {
+    // a positive demand whose every product rounded to 0: the event path decides (tiny row)
+    if (rowHasDemand(row, k)) return -ROUTE_EVENT;
+    return noDemand(i, rate, delta, endKey, mask, flag);
+  }
   let rt = w / dl;
   let e = weights ? dl / w : dl;
   if (bad || !(inRange(dl) && inRange(rt) && inRange(e))) {
@@ -237,6 +243,8 @@ function slowRow(
     dl = load<f64>(exact);
     rt = load<f64>(exact, 8);
     e = load<f64>(exact, 16);
+    // outside the level path's safe range even when exact: the event path answers the call
+    if (!(inRange(dl) && inRange(rt) && inRange(e))) return -ROUTE_EVENT;
   }
   stf(delta, i, dl);
   stf(rate, i, rt);

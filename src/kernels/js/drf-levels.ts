@@ -10,8 +10,13 @@ import type { DrfScratch } from "./drf.js";
 
 const GRID_CELLS = 4096;
 const INF_HI = 0x7ff00000;
-const RANGE_LO = 9.332636185032189e-302; // 2^-1000
-const RANGE_HI = 1.0715086071862673e301; // 2^1000
+// the level path's safe range (assembly/drf/common.ts, assembly/drf.ts header)
+const RANGE_LO = 2.938735877055719e-39; // 2^-128
+const RANGE_HI = 3.402823669209385e38; // 2^128
+export const CAP_LO = 8.636168555094445e-78; // 2^-256
+export const CAP_HI = 1.157920892373162e77; // 2^256
+/** What the level path returns for a call outside its safe range or with a tiny row: drfKernel routes it to the event path. */
+export const ROUTE_EVENT = 0x40 as Status;
 /** Masks up to this K index a table of 2^K smallest levels (the WASM output pass's limit). */
 const TABLE_MAX_K = 8;
 
@@ -127,6 +132,8 @@ function levelsPass1(
       if (x > best) best = x;
     }
     if (!bad && best === 0) {
+      // a positive demand whose every product rounded to 0: the event path decides (tiny row)
+      if (rowHasDemand(dem, row, k)) return -ROUTE_EVENT;
       noDemand(i);
       continue;
     }
@@ -143,6 +150,8 @@ function levelsPass1(
       dl = exact[0];
       rt = exact[1];
       e = exact[2];
+      // outside the level path's safe range even when exact: the event path answers the call
+      if (!(inRange(dl) && inRange(rt) && inRange(e))) return -ROUTE_EVENT;
     }
     delta[i] = dl;
     rate[i] = rt;
@@ -164,10 +173,17 @@ function levelsPass1(
 
 /** largestRatioIndex's answer for a row with a bad demand (its index is in s.errIndex). */
 export const BAD_ROW = -2;
+/** largestRatioIndex's answer for a row with a positive demand whose every ratio is 0. */
+export const TINY_ROW = -3;
+
+function rowHasDemand(dem: Float64Array, row: number, k: number): boolean {
+  for (let r = 0; r < k; r++) if (dem[row + r] > 0) return true;
+  return false;
+}
 
 /**
  * The first index of the largest D/C (or D * (1/C)) in the row starting at `row`, -1 for a
- * row without demand, or BAD_ROW. (The WASM twin finds the same index branch-free, by bit
+ * row without demand, TINY_ROW for a row with demand whose every ratio is 0, or BAD_ROW. (The WASM twin finds the same index branch-free, by bit
  * patterns, falling back to this exact scan for bad rows.)
  */
 export function largestRatioIndex(
@@ -181,6 +197,7 @@ export function largestRatioIndex(
     const x = divideRatios ? a / cap[r] : a * invCap[r];
     if (x > best) { best = x; bestR = r; }
   }
+  if (bestR < 0 && rowHasDemand(dem, row, k)) return TINY_ROW;
   return bestR;
 }
 
@@ -191,6 +208,7 @@ function exactRow(
 ): number {
   const bestR = largestRatioIndex(row, k, dem, cap, invCap, divideRatios, s);
   if (bestR === BAD_ROW) return Status.Demand;
+  if (bestR === TINY_ROW) return ROUTE_EVENT;
   if (bestR < 0) return -1;
   const dl = dem[row + bestR] / cap[bestR];
   const rt = w / dl;

@@ -7,7 +7,7 @@
 import { Status } from "../status.js";
 import { RadixScratch, bucketByKey, bucketCountFor, sortIndicesByKey, sortRangeByKey } from "./radix.js";
 import { isFiniteF64 } from "./finite.js";
-import { BAD_ROW, drfLevels, gridBuckets, largestRatioIndex } from "./drf-levels.js";
+import { BAD_ROW, CAP_HI, CAP_LO, ROUTE_EVENT, TINY_ROW, drfLevels, gridBuckets, largestRatioIndex } from "./drf-levels.js";
 
 /** The level path keeps each queue's used resources as a u32 bit mask. */
 const MAX_LEVELS_K = 32;
@@ -83,6 +83,27 @@ export class DrfScratch {
 }
 
 
+/** Weights from 2^-20 up always cap a tiny row at once (assembly/drf.ts, "Tiny rows"). */
+const TINY_W = 9.5367431640625e-7;
+
+/** The first tiny row whose lambda 1 is not proven, or -1 (WASM twin: tinyRowRefused in assembly/drf.ts). */
+function tinyRowRefused(
+  n: number, weights: Float64Array | null, offsets: Float64Array | null, minOff: number, outLambda: Float64Array, state: Uint8Array,
+): number {
+  if (offsets) {
+    for (let i = 0; i < n; i++) if (state[i] === FROZEN && outLambda[i] === 1.0 && offsets[i] > minOff) return i;
+  }
+  if (!weights) return -1;
+  let sum = 0;
+  for (let i = 0; i < n; i++) sum += weights[i];
+  for (let i = 0; i < n; i++) {
+    if (state[i] !== FROZEN || outLambda[i] !== 1.0) continue;
+    const w = weights[i];
+    if (w < TINY_W && !(sum * 4.336808689942018e-19 <= w * 1.7555597020139804e305)) return i;
+  }
+  return -1;
+}
+
 export function drfKernel(
   n: number, k: number,
   cap: Float64Array, dem: Float64Array, weights: Float64Array | null, offsets: Float64Array | null,
@@ -96,15 +117,21 @@ export function drfKernel(
     return code;
   };
 
+  let capsInRange = true;
   for (let r = 0; r < k; r++) {
     const c = cap[r];
     if (!(c > 0) || !isFiniteF64(c)) return fail(Status.Capacity, r);
-    used[r] = 0; slope[r] = 0; cnt[r] = 0; sat[r] = 0;
+    if (!(c >= CAP_LO && c <= CAP_HI)) capsInRange = false;
     invCap[r] = 1.0 / c;
   }
   let divideRatios = false;
   for (let r = 0; r < k; r++) if (!isFiniteF64(invCap[r])) divideRatios = true;
-  if (!offsets && k <= MAX_LEVELS_K) return drfLevels(n, k, cap, dem, weights, outLambda, outAlloc, outDs, s, divideRatios);
+  // the level path only inside its safe range (assembly/drf.ts header); ROUTE_EVENT: a row outside it
+  if (!offsets && k <= MAX_LEVELS_K && capsInRange) {
+    const st = drfLevels(n, k, cap, dem, weights, outLambda, outAlloc, outDs, s, divideRatios);
+    if (st !== ROUTE_EVENT) return st;
+  }
+  for (let r = 0; r < k; r++) { used[r] = 0; slope[r] = 0; cnt[r] = 0; sat[r] = 0; }
 
   // Slopes in shares of capacity per unit of theta (rate * D/C <= w); false when one overflows.
   const shareOf = (d: number, r: number): number => (divideRatios ? d / cap[r] : d * invCap[r]);
@@ -148,6 +175,7 @@ export function drfKernel(
   // (The WASM twin finds the same first largest ratio branch-free, by bit patterns.)
   let minOff = Infinity;
   let live = 0;
+  let tiny = 0;
   for (let i = 0; i < n; i++) {
     const w = weights ? weights[i] : 1.0;
     if (!(w > 0) || !isFiniteF64(w)) return fail(Status.Weight, i);
@@ -159,6 +187,12 @@ export function drfKernel(
     outLambda[i] = 0;
     if (bestR < 0) {
       state[i] = FROZEN;
+      if (bestR === TINY_ROW) {
+        // capped at once (assembly/drf.ts header, "Tiny rows"): lambda 1, dominant share 0
+        outLambda[i] = 1.0;
+        delta[i] = 0;
+        tiny++;
+      }
       continue;
     }
     const dl = dem[row + bestR] / cap[bestR];
@@ -178,6 +212,10 @@ export function drfKernel(
     }
   }
   const nLive = live;
+  if (tiny) {
+    const bad = tinyRowRefused(n, weights, offsets, minOff, outLambda, state);
+    if (bad >= 0) return fail(Status.ShareOverflow, bad);
+  }
   if (!offsets) {
     const bad = settle();
     if (bad >= 0) return fail(Status.ShareOverflow, bad);
