@@ -76,7 +76,7 @@
 // overflowed to +Inf next to a huge capacity (every queue then froze at lambda 0) and
 // underflowed to 0 next to a subnormal one (the resource never saturated: lambda 1, use far
 // beyond C). A cap subtracts its term from the running slope; when that leaves less than
-// 2^-24 of the slope's peak (a queue ramping 1e300 times faster than the rest capped, and
+// 2^-20 of the slope's peak (a queue ramping 1e300 times faster than the rest capped, and
 // the subtraction kept none of their digits) the slope is summed afresh from the queues still
 // ramping. What f64 cannot carry is refused with E_SHARE_OVERFLOW and a queue index:
 // - pass 1 (index: the queue): delta = D/C not finite, rate = w / delta or the cap key
@@ -118,7 +118,10 @@ const RAMPING: u8 = 1;
 const FROZEN: u8 = 2;
 
 /** A slope that falls below this fraction of its peak is summed afresh (freezeCapped). */
-const PEAK_DROP: f64 = 1.0 / 16777216.0; // 2^-24
+// 2^-20: a slope kept by subtraction down to this fraction of its peak carries a relative error
+// of at most about 2^-52 / 2^-20 = 2^-32 (2.3e-10), inside the 1e-9 of a share the tests hold the
+// answers to; 2^-24 allowed 2^-28 (3.7e-9) and over-allocated by 1e-9 on rare inputs.
+const PEAK_DROP: f64 = 1.0 / 1048576.0; // 2^-20
 /** 2^-52: rounding allowed for on each capped queue's tracked use (see `slack`). */
 const ULP1: f64 = 2.220446049250313e-16;
 /** Largest share of a resource the level's rounding may misplace before the answer is refused (2^-30). */
@@ -521,7 +524,7 @@ function settle(
  * Queue i reached its cap (lambda = 1): its rate leaves every resource it uses. A running
  * subtraction keeps an absolute error of a few ulps of the largest slope the sum held, which
  * is every digit when a queue ramping 1e300 times faster leaves a slow one behind: when a
- * slope falls below 2^-24 of its peak since the last exact sum, it is summed afresh from the
+ * slope falls below 2^-20 of its peak since the last exact sum, it is summed afresh from the
  * queues still ramping (each such rebuild follows a 2^24-fold drop, so they are rare).
  */
 @inline function freezeCapped(

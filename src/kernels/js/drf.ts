@@ -2,7 +2,7 @@
 // loop (with offsets); the level path (without offsets) is in drf-levels.ts. Same float operations
 // in the same order, so both backends agree to the last bit on valid input (loops that the
 // WASM side writes branch-free or by bit patterns are written plainly here, same values).
-// Extreme magnitudes (slopes in shares of capacity, afresh sums after a 2^-24 drop, the
+// Extreme magnitudes (slopes in shares of capacity, afresh sums after a 2^-20 drop, the
 // `slack` bound that refuses a late start too narrow for f64): see the WASM header.
 import { Status } from "../status.js";
 import { RadixScratch, bucketByKey, bucketCountFor, sortIndicesByKey, sortRangeByKey } from "./radix.js";
@@ -15,7 +15,7 @@ const WAITING = 0;
 const RAMPING = 1;
 const FROZEN = 2;
 /** A slope that falls below this fraction of its peak is summed afresh (see freezeCapped in the WASM twin). */
-const PEAK_DROP = 1.0 / 16777216.0; // 2^-24
+const PEAK_DROP = 1.0 / 1048576.0; // 2^-20
 /** 2^-52 and 2^-30: the misplaced-share bound per event and its limit (see `slack` in the WASM twin). */
 const ULP1 = 2.220446049250313e-16;
 const SLACK_MAX = 9.313225746154785e-10;
@@ -310,7 +310,7 @@ export function drfKernel(
       if (endKey[i] > t) break;
       if (st === WAITING) break;
       // capped: its rate leaves every resource it uses; exact zero when the last user leaves;
-      // a slope fallen below 2^-24 of its peak is summed afresh from the queues still ramping
+      // a slope fallen below 2^-20 of its peak is summed afresh from the queues still ramping
       const rt = rate[i];
       const base = i * k;
       // the use tracked for queue i is its share times (e - s) * rate as rounded; it is given 1
