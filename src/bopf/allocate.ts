@@ -167,23 +167,11 @@ export function allocateInstantFlat(engine: Engine, capacity: ArrayLike<number>,
 export function allocateInstantFlat(engine: Engine, capacity: ArrayLike<number>, b: InstantBatch, ws = new InstantWorkspace(), options: boolean | FlatOptions = true): FlatAllocation {
   const check = typeof options === "boolean" ? options : options.check !== false;
   if (typeof options === "object" && options !== null && options.steps === false) return allocationOnly(engine, capacity, b, ws, check);
-  const k = capacity.length;
-  const n = b.n;
-  if (check) validateShape(capacity, b);
-  const nk = n * k;
-  ws.ensure(nk, n, k);
+  const { k, n, nk, weights } = startRound(capacity, b, ws, check);
   const hard = ws.hard.subarray(0, nk), soft = ws.soft.subarray(0, nk);
   const elastic = ws.elastic.subarray(0, nk), spare = ws.spare.subarray(0, nk);
-  const weights = b.weight ? b.weight.subarray(0, n) : null;
-  const left = ws.left;
-  for (let r = 0; r < k; r++) left[r] = capacity[r];
-  const live = ws.live, softIdx = ws.softIdx, ew = ws.wants.subarray(0, nk);
-  const { thr, sum3, sum4 } = ws;
-  for (let r = 0; r < k; r++) {
-    thr[r] = capacity[r] * EXHAUSTED;
-    sum3[r] = 0;
-    sum4[r] = 0;
-  }
+  const { left, live, softIdx, thr, sum3, sum4 } = ws;
+  const ew = ws.wants.subarray(0, nk);
   const allocation = ws.allocation.subarray(0, nk);
   // (each pass is its own small function: V8 optimises those whole, where one long
   // function of loops ran on on-stack-replacement code that deoptimised on every call)
@@ -226,6 +214,23 @@ export function allocateInstantFlat(engine: Engine, capacity: ArrayLike<number>,
   return { allocation, steps: { hard, soft, elastic, spare } };
 }
 
+/** Both forms' start: shapes checked, workspace sized, left = C, thresholds set, sums zeroed. */
+function startRound(capacity: ArrayLike<number>, b: InstantBatch, ws: InstantWorkspace, check: boolean): { k: number; n: number; nk: number; weights: Float64Array | null } {
+  const k = capacity.length;
+  const n = b.n;
+  if (check) validateShape(capacity, b);
+  const nk = n * k;
+  ws.ensure(nk, n, k);
+  const { left, thr, sum3, sum4 } = ws;
+  for (let r = 0; r < k; r++) {
+    left[r] = capacity[r];
+    thr[r] = capacity[r] * EXHAUSTED;
+    sum3[r] = 0;
+    sum4[r] = 0;
+  }
+  return { k, n, nk, weights: b.weight ? b.weight.subarray(0, n) : null };
+}
+
 /**
  * allocateInstantFlat with { steps: false }: the same steps, but steps 1 and 2 are written
  * straight into the allocation (`base`: a row is hard or soft, never both, so hard + soft is
@@ -236,23 +241,11 @@ export function allocateInstantFlat(engine: Engine, capacity: ArrayLike<number>,
  * allocateInstantFlat (test/bopf.flat-steps.test.ts compares the two bit for bit).
  */
 function allocationOnly(engine: Engine, capacity: ArrayLike<number>, b: InstantBatch, ws: InstantWorkspace, check: boolean): FlatAllocation {
-  const k = capacity.length;
-  const n = b.n;
-  if (check) validateShape(capacity, b);
-  const nk = n * k;
-  ws.ensure(nk, n, k);
+  const { k, n, nk, weights } = startRound(capacity, b, ws, check);
   const base = ws.allocation.subarray(0, nk);
   const elastic = ws.elastic.subarray(0, nk), spare = ws.spare.subarray(0, nk);
-  const weights = b.weight ? b.weight.subarray(0, n) : null;
-  const left = ws.left;
-  for (let r = 0; r < k; r++) left[r] = capacity[r];
-  const live = ws.live, softIdx = ws.softIdx, ew = ws.wants.subarray(0, nk);
-  const { thr, sum3, sum4 } = ws;
-  for (let r = 0; r < k; r++) {
-    thr[r] = capacity[r] * EXHAUSTED;
-    sum3[r] = 0;
-    sum4[r] = 0;
-  }
+  const { left, live, softIdx, thr, sum3, sum4 } = ws;
+  const ew = ws.wants.subarray(0, nk);
   const flags = firstPass(b, k, check, left, live, softIdx, base, null, thr, sum3);
   const m = flags >>> 2, anyGuarantee = (flags & 1) === 1, weightsInRange = (flags & 2) === 0;
   if (m > 0) softSrpt(engine, capacity, b, softIdx, m, left, base, true);

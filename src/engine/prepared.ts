@@ -27,7 +27,7 @@ import { InputError, describeValue } from "./errors.js";
 import { drfError, srptError } from "./kernel-errors.js";
 import { matrixRows, vectorLength, writeMatrix, writeVector } from "./marshal.js";
 import { RESULT_FIELDS, copyResults, type Into, type ResultArrays } from "./results.js";
-import { ltrfError, type LtrfInput, type LtrfResult } from "../ltrf/kernel-call.js";
+import { ltrfError, writeLtrfInputs, type LtrfInput, type LtrfResult } from "../ltrf/kernel-call.js";
 
 /** A problem dimension: a whole number within the kernels' i32 range. */
 function checkDim(field: string, v: unknown, min: number): number {
@@ -360,15 +360,8 @@ export class PreparedLtrf extends PreparedProblem<"ltrf"> {
     if (blocking !== undefined && blocking !== this.blocking) throw new InputError("blocking", `is ${String(blocking)}, but the problem was prepared with blocking: ${this.blocking}`);
     const s = this.views();
     this.partlyLoaded = true;
-    writeVector("free", free, s.free, k);
-    writeMatrix("tasks", tasks, s.tasks, n, k);
-    writeVector("pending", pending, s.pending, n);
-    if (usage !== undefined) writeVector("usage", usage, s.usage, n);
-    else s.usage.fill(0);
-    if (weights !== undefined) writeVector("weights", weights, s.weights, n);
-    else s.weights.fill(1);
-    if (increments !== undefined) writeVector("increments", increments, s.increments, n);
-    else s.increments.fill(1);
+    writeLtrfInputs(input, s, n, k);
+    if (weights === undefined) s.weights.fill(1);
     this.partlyLoaded = false;
     return this;
   }

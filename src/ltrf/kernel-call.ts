@@ -45,6 +45,18 @@ export function runLtrf(kernels: KernelBackend, input: LtrfInput, into?: unknown
   if (increments !== undefined) checkLength("increments", increments, n);
   if (blocking !== undefined && typeof blocking !== "boolean") throw new InputError("blocking", `must be a boolean, got ${describeValue(blocking)}`);
   const s = kernels.stageLtrf(n, k);
+  writeLtrfInputs(input, s, n, k);
+  const st = kernels.runLtrf(n, k, weights !== undefined, blocking ? 1 : 0);
+  if (st.code !== Status.OK) throw ltrfError(st, k, s);
+  return copyResults("ltrf", s, into);
+}
+
+/**
+ * Copies a checked input into staged views: omitted usage becomes 0 and increments 1; weights
+ * are written only when given (the caller says whether the kernel reads them).
+ */
+export function writeLtrfInputs(input: LtrfInput, s: LtrfStage, n: number, k: number): void {
+  const { free, tasks, pending, usage, weights, increments } = input;
   writeVector("free", free, s.free, k);
   writeMatrix("tasks", tasks, s.tasks, n, k);
   writeVector("pending", pending, s.pending, n);
@@ -53,9 +65,6 @@ export function runLtrf(kernels: KernelBackend, input: LtrfInput, into?: unknown
   if (weights !== undefined) writeVector("weights", weights, s.weights, n);
   if (increments !== undefined) writeVector("increments", increments, s.increments, n);
   else s.increments.fill(1);
-  const st = kernels.runLtrf(n, k, weights !== undefined, blocking ? 1 : 0);
-  if (st.code !== Status.OK) throw ltrfError(st, k, s);
-  return copyResults("ltrf", s, into);
 }
 
 function checkLength(field: string, v: unknown, n: number): void {

@@ -249,3 +249,21 @@ export function exactDrf(n: number, k: number, capacity: ArrayLike<number>, dema
   }
   throw new Error("exactDrf: no progress");
 }
+
+/**
+ * The extreme-magnitude property shape: run both backends (bit for bit, see `both`); a call
+ * is answered (0) or refused with E_SHARE_OVERFLOW (5); every answer passes `check`; more
+ * than `minAnswered` of the runs are answered.
+ */
+export function assertAnswered(arb: fc.Arbitrary<X>, useOffsets: boolean, numRuns: number, minAnswered: number, check: (x: X, o: Out) => void): void {
+  let solved = 0, runs = 0;
+  fc.assert(fc.property(arb, (x) => {
+    runs++;
+    const o = both(x, useOffsets);
+    expect([0, 5]).toContain(o.code);
+    if (o.code !== 0) return;
+    solved++;
+    check(x, o);
+  }), { numRuns });
+  expect(solved).toBeGreaterThan(runs * minAnswered);
+}
