@@ -28,7 +28,7 @@
 import type { BurstSpec, QueueKind } from "../sim/model.js";
 import { InputError, describeValue } from "../engine/errors.js";
 import {
-  burstSeries, isPeriodic, toleratedCount, periodicBinding, periodicSummary, PeriodicSeries, type BurstSeries, type BurstsInput, type PeriodicBursts,
+  burstSeries, isPeriodic, toleratedCount, periodicSummary, PeriodicSeries, type BurstSeries, type BurstsInput, type PeriodicBursts, type SummaryOut,
 } from "./bursts.js";
 import { LazyMinHeap } from "./min-heap.js";
 import { KIND_LQ, KIND_TQ, batchRowError, validateBatchShape, type AdmissionBatch, type BatchOutcome } from "./admission-batch.js";
@@ -126,6 +126,8 @@ export class BopfAdmissionControl {
   private readonly capSlack: Float64Array;
   /** classify's hard[r] + rate[r] of the last queue it checked: a hard queue's new hard sums */
   private need: Float64Array;
+  /** periodicSummary's binding resource, reused across admits */
+  private readonly summary: SummaryOut = { binding: -1 };
   // struct of arrays by admission id (ids are never reused; rows of left queues stay, marked GONE)
   private cls = new Uint8Array(64);
   private tol = new Float64Array(64);
@@ -282,8 +284,8 @@ export class BopfAdmissionControl {
     const input = kind === "LQ" ? (q.bursts ?? []) : null;
     if (input !== null) {
       if (typeof input === "object" && isPeriodic(input as BurstsInput)) {
-        tolerance = periodicSummary(input as PeriodicBursts, this.capacity, field, this.rate, id * k, ".bursts");
-        bind = periodicBinding;
+        tolerance = periodicSummary(input as PeriodicBursts, this.capacity, field, this.rate, id * k, this.summary, ".bursts");
+        bind = this.summary.binding;
       } else {
         series = burstSeries(input as BurstsInput, this.capacity, `${field}.bursts`);
         tolerance = series.tolerance;

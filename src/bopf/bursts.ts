@@ -90,12 +90,18 @@ export function burstSeries(input: BurstsInput, capacity: ArrayLike<number>, fie
   return { count: list.length, burst: (n) => list[n], gap, maxRate, tolerance, binding };
 }
 
+/** Where periodicSummary leaves its second result (a reusable holder: no allocation per call). */
+export interface SummaryOut {
+  /** The binding resource (the one that sets the tolerance), or -1. */
+  binding: number;
+}
+
 /**
  * Validates a periodic spec and writes its per-resource rates volume[r] / window into
  * `rateOut` from `at` (K numbers). Returns the tolerance; the binding resource (or -1) is
- * left in `periodicBinding`. O(K), no allocation: admission control's hot path.
+ * left in `out.binding`. O(K), no allocation: admission control's hot path.
  */
-export function periodicSummary(p: PeriodicBursts, capacity: ArrayLike<number>, fieldBase: string, rateOut: Float64Array, at: number, fieldSuffix = ""): number {
+export function periodicSummary(p: PeriodicBursts, capacity: ArrayLike<number>, fieldBase: string, rateOut: Float64Array, at: number, out: SummaryOut, fieldSuffix = ""): number {
   const k = capacity.length;
   // the checks of periodic() in one pass; field names are only built for an error
   const vol = p.volume;
@@ -127,7 +133,7 @@ export function periodicSummary(p: PeriodicBursts, capacity: ArrayLike<number>, 
   } else {
     for (let r = 0; r < k; r++) rateOut[at + r] = 0;
   }
-  periodicBinding = bind;
+  out.binding = bind;
   return tolerance;
 }
 
@@ -138,9 +144,6 @@ function isNum(x: unknown): x is number {
 function isPositive(x: unknown): boolean {
   return typeof x === "number" && Number.isFinite(x) && x > 0;
 }
-
-/** The binding resource of the last periodicSummary call (-1: none). */
-export let periodicBinding = -1;
 
 /** A periodic spec's summary as a BurstSeries (a class, so no closures per series). */
 export class PeriodicSeries implements BurstSeries {
@@ -168,8 +171,9 @@ export class PeriodicSeries implements BurstSeries {
 
 function periodic(p: PeriodicBursts, capacity: ArrayLike<number>, field: string): BurstSeries {
   const maxRate = new Float64Array(capacity.length);
-  const tolerance = periodicSummary(p, capacity, field, maxRate, 0);
-  return new PeriodicSeries(p, maxRate, tolerance, periodicBinding);
+  const out: SummaryOut = { binding: -1 };
+  const tolerance = periodicSummary(p, capacity, field, maxRate, 0, out);
+  return new PeriodicSeries(p, maxRate, tolerance, out.binding);
 }
 
 /**
