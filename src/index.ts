@@ -2,7 +2,7 @@
 export { loadEngine, loadEngineSync, defaultWasmUrl, type LoadOptions, type WasmSource } from "./engine/load.js";
 export { Engine, type DrfInput, type DrfResult, type SrptInput, type SrptResult } from "./engine/engine.js";
 export { InputError } from "./engine/errors.js";
-export { PreparedProblem, PreparedDrf, PreparedSrpt, PreparedLtrf, type PrepareDrfOptions, type PrepareLtrfOptions } from "./engine/prepared.js";
+export { PreparedProblem, PreparedDrf, PreparedSrpt, PreparedLtrf, PreparedCrv, type PrepareDrfOptions, type PrepareLtrfOptions, type PrepareCrvOptions } from "./engine/prepared.js";
 export type { CallOptions, Into } from "./engine/results.js";
 export type { BackendKind, KernelBackend, KernelBlock, KernelName, DrfStage } from "./kernels/backend.js";
 export type { LtrfInput, LtrfResult } from "./ltrf/kernel-call.js";

@@ -3,7 +3,7 @@ import { Status } from "../kernels/status.js";
 import { InputError, describeValue } from "./errors.js";
 import { drfError, srptError } from "./kernel-errors.js";
 import { matrixRows, vectorLength, writeMatrix, writeVector, type Matrix, type Vector } from "./marshal.js";
-import { PreparedDrf, PreparedLtrf, PreparedSrpt, type PrepareDrfOptions, type PrepareLtrfOptions } from "./prepared.js";
+import { PreparedCrv, PreparedDrf, PreparedLtrf, PreparedSrpt, type PrepareCrvOptions, type PrepareDrfOptions, type PrepareLtrfOptions } from "./prepared.js";
 import { copyResults, type CallOptions } from "./results.js";
 import { runLtrf, type LtrfInput, type LtrfResult } from "../ltrf/kernel-call.js";
 import { runCrvReorder, type CrvReorderInput, type CrvReorderResult } from "../phoenix/crv-call.js";
@@ -118,6 +118,11 @@ export class Engine {
    */
   crvReorder(input: CrvReorderInput, options?: CallOptions<CrvReorderResult>): CrvReorderResult {
     return runCrvReorder(this.kernels, input, options?.into);
+  }
+
+  /** A reorder problem of q worker queues and t tasks prepared in the engine's memory. See PreparedCrv. */
+  prepareCrv(q: number, t: number, options?: PrepareCrvOptions): PreparedCrv {
+    return new PreparedCrv(this.kernels, q, t, options);
   }
 
   /** SRPT among BoPF soft-guarantee LQs (SPEC §4.3 step 2; algorithm in assembly/srpt.ts). */

@@ -1,7 +1,7 @@
 // engine.crvReorder: validates the caller's arrays, stages them for the kernel (assembly/crv.ts
 // or its twin src/kernels/js/crv.ts) and turns kernel statuses into InputErrors naming the
 // field and index. One call reorders every queue of a round.
-import type { KernelBackend } from "../kernels/backend.js";
+import type { CrvStage, KernelBackend } from "../kernels/backend.js";
 import { Status } from "../kernels/status.js";
 import { InputError, describeValue } from "../engine/errors.js";
 import { vectorLength } from "../engine/marshal.js";
@@ -39,12 +39,29 @@ const MODE_CODE: Record<string, number> = { fifo: 0, srpt: 1, crv: 2 };
 
 /** `into`: optional caller arrays for order and slack (see CallOptions in src/engine/results.ts). */
 export function runCrvReorder(kernels: KernelBackend, input: CrvReorderInput, into?: unknown): CrvReorderResult {
-  if (input === null || typeof input !== "object") throw new InputError("input", `expected an object, got ${describeValue(input)}`);
-  const { queueOffsets, crv, runtime, slack, mode } = input;
-  const thr = input.slackThreshold ?? DEFAULT_SLACK_THRESHOLD;
-  if (!Number.isInteger(thr) || thr < 0 || thr > 2 ** 31 - 1) {
+  const { q, t } = crvShape(input);
+  const thr = slackThresholdOf(input.slackThreshold);
+  const s = kernels.stageCrv(q, t);
+  writeCrvInputs(input, s, q, t);
+  const st = kernels.runCrv(q, t, thr);
+  if (st.code !== Status.OK) throw crvError(st.code, st.index, kernels.stageCrv(q, t), t);
+  const { order, slack: slackOut } = copyResults("crv", s, into);
+  return { order, slack: slackOut, reordered: st.reordered };
+}
+
+/** The slack threshold (default 5), validated: a whole number >= 0. */
+export function slackThresholdOf(v: unknown): number {
+  const thr = v ?? DEFAULT_SLACK_THRESHOLD;
+  if (typeof thr !== "number" || !Number.isInteger(thr) || thr < 0 || thr > 2 ** 31 - 1) {
     throw new InputError("slackThreshold", `must be a whole number >= 0 (got ${describeValue(thr)})`);
   }
+  return thr;
+}
+
+/** Q and T of an input, with every length checked against them. */
+export function crvShape(input: CrvReorderInput): { q: number; t: number } {
+  if (input === null || typeof input !== "object") throw new InputError("input", `expected an object, got ${describeValue(input)}`);
+  const { queueOffsets, crv, runtime, slack, mode } = input;
   const q1 = vectorLength("queueOffsets", queueOffsets);
   if (q1 === 0) throw new InputError("queueOffsets", "must hold Q+1 offsets (at least [0])");
   const q = q1 - 1;
@@ -55,8 +72,15 @@ export function runCrvReorder(kernels: KernelBackend, input: CrvReorderInput, in
   }
   const ml = vectorLength("mode", mode);
   if (ml !== q) throw new InputError("mode", `has length ${ml}, expected Q=${q} (one per queue)`);
+  return { q, t };
+}
 
-  const s = kernels.stageCrv(q, t);
+/**
+ * Writes a checked-shape input into the kernel's views, element checks on the way (an
+ * InputError naming the element stops part way). Shared by engine.crvReorder and PreparedCrv.
+ */
+export function writeCrvInputs(input: CrvReorderInput, s: CrvStage, q: number, t: number): void {
+  const { queueOffsets, crv, runtime, slack, mode } = input;
   for (let j = 0; j <= q; j++) s.offsets[j] = wholeNumber("queueOffsets", j, queueOffsets[j]);
   for (let j = 0; j < q; j++) {
     const m = mode[j];
@@ -75,10 +99,6 @@ export function runCrvReorder(kernels: KernelBackend, input: CrvReorderInput, in
     }
     s.slack[i] = x;
   }
-  const st = kernels.runCrv(q, t, thr);
-  if (st.code !== Status.OK) throw crvError(st.code, st.index, kernels.stageCrv(q, t), t);
-  const { order, slack: slackOut } = copyResults("crv", s, into);
-  return { order, slack: slackOut, reordered: st.reordered };
 }
 
 function wholeNumber(field: string, i: number, x: unknown): number {
@@ -93,7 +113,7 @@ function numberAt(field: string, i: number, x: unknown): number {
   return x;
 }
 
-function crvError(code: Status, i: number, s: { offsets: Uint32Array; score: Float64Array; runtime: Float64Array }, t: number): InputError {
+export function crvError(code: Status, i: number, s: { offsets: Uint32Array; score: Float64Array; runtime: Float64Array }, t: number): InputError {
   switch (code) {
     case Status.CrvOffset:
       return new InputError(`queueOffsets[${i}]`, `must start at 0, never decrease and end at T=${t} (got ${s.offsets[i]})`);
