@@ -76,11 +76,14 @@ function run(opts: ScenarioOptions): ScenarioReport {
     if (!nodePolicyNames().includes(p)) throw new InputError(`policies[${i}]`, `unknown node policy '${p}'; known: ${nodePolicyNames().join(", ")}`);
   }
   const traceDir = resolve(process.cwd(), String(params.traceDir ?? "../shared/traces"));
-  const resolved: Record<string, unknown> = { traceDir, probeRatio: 2, minProbes: 0, networkDelay: 0.0005, heartbeat: 9, slackThreshold: 5, crvThreshold: 1, qwaitThreshold: 90 };
+  const resolved: Record<string, unknown> = { traceDir, probeRatio: 2, minProbes: 0, networkDelay: 0.0005, heartbeat: 9, slackThreshold: 5, crvThreshold: 1, tableIIThresholds: 1, qwaitThreshold: 90, qwaitLoad: 0.9 };
   const simParams = {
     probeRatio: numParam(params, "probeRatio", 2), minProbes: numParam(params, "minProbes", 0), networkDelay: numParam(params, "networkDelay", 0.0005),
     heartbeat: numParam(params, "heartbeat", 9), slackThreshold: numParam(params, "slackThreshold", 5),
     crvThreshold: numParam(params, "crvThreshold", 1), qwaitThreshold: numParam(params, "qwaitThreshold", 90),
+    // Table II per-constraint CRV thresholds (1) or crvThreshold for all (0); Qwait as a load
+    // (qwaitLoad in (0, 1)) or the fixed qwaitThreshold in seconds (qwaitLoad=0)
+    tableIIThresholds: numParam(params, "tableIIThresholds", 1) !== 0, qwaitLoad: numParam(params, "qwaitLoad", 0.9),
   };
   Object.assign(resolved, simParams);
   // eagleSimOrder=1 adds Eagle-C as Eagle's published simulator orders its queues (newest probe
