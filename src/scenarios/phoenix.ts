@@ -128,7 +128,7 @@ function run(opts: ScenarioOptions): ScenarioReport {
         const g = groupStats(r.jobs);
         const rejected = r.jobs.filter((j) => j.rejected).length;
         rows.push([
-          workers, offeredLoad(jobs, workers), p,
+          workers, offeredLoad(jobs, workers), r.arrivalUtilization, p,
           g.short.p50, g.short.p90, g.short.p99,
           g["short-constrained"].p99, g["short-unconstrained"].p99,
           g.long.p50, g.long.p99, r.reorderedTasks, rejected,
@@ -137,7 +137,8 @@ function run(opts: ScenarioOptions): ScenarioReport {
           workers, offeredLoad: offeredLoad(jobs, workers), policy: p, groups: Object.fromEntries(GROUPS.map((k) => [k, g[k]])),
           reorderedTasks: r.reorderedTasks, crvReorderedTasks: r.crvReorderedTasks, stolenProbes: r.stolenProbes,
           probesBehindLong: r.probesBehindLong, resentProbes: r.resentProbes,
-          cancelledProbes: r.cancelledProbes, rejected, utilization: r.utilization, makespan: r.makespan,
+          cancelledProbes: r.cancelledProbes, rejected, utilization: r.utilization, arrivalUtilization: r.arrivalUtilization, makespan: r.makespan,
+          hotHeartbeats: r.hotHeartbeats, crvWorkerBeats: r.crvWorkerBeats,
         });
         opts.onProgress?.(++done / total);
       }
@@ -146,10 +147,10 @@ function run(opts: ScenarioOptions): ScenarioReport {
     const nCons = jobs.filter((j) => j.constraints.length > 0).length;
     tables.push({
       title: `Phoenix vs baselines on ${trace.label} (${jobs.length} jobs, ${nShort} short; ${nCons} constrained; response times in s)`,
-      columns: ["workers", "load", "policy", "short p50", "short p90", "short p99", "s-constr p99", "s-unconstr p99", "long p50", "long p99", "reordered", "rejected"],
+      columns: ["workers", "load", "busy", "policy", "short p50", "short p90", "short p99", "s-constr p99", "s-unconstr p99", "long p50", "long p99", "reordered", "rejected"],
       rows,
       notes: [
-        `short/long: mean task duration above ${trace.cutoff} s is long (Hawk/Eagle cutoff); load = task-seconds / (workers x arrival span).`,
+        `short/long: mean task duration above ${trace.cutoff} s is long (Hawk/Eagle cutoff); load = offered task-seconds / (workers x arrival span); busy = measured busy fraction of the workers over the arrival span.`,
         "reordered = tasks moved ahead of a task that was ahead of them (SRPT and CRV rounds); Hawk-C and Sparrow-C keep FIFO queues.",
         "Phoenix = Eagle-C + CRV reordering of congested queues (Algorithm 1) + soft-constraint relaxation; probes are placed as in Eagle-C (SSS).",
         "Phoenix's short p99 at 90% load is 0.90-1.03 of Eagle-C's on Yahoo (seeds 1-5, geometric mean 0.98), equal at 40%; the paper's 1.9x does not reproduce against an SRPT Eagle-C.",
