@@ -293,6 +293,14 @@ describe("node-level simulator", () => {
     expect(() => r(-1)).toThrow(/^minProbes:/);
   });
 
+  it("measured load: busy fraction over the arrival span (arrivalUtilization) vs over the makespan (utilization)", () => {
+    // 2 workers; a 1-task 50 s job at 0, a 1-task 10 s job at 100 (runs past the last arrival):
+    // busy inside [0, 100] = 50 s of 2 x 100 -> 0.25; makespan 110 (+ round trips) -> 60 / 220
+    const r = simulateNodes([job(0, [50], 50), job(100, [10], 10)], { engine, policy: "eagle-c", workers: 2, seed: 1, cutoff: 90, machines: uniform(2) });
+    expect(r.arrivalUtilization).toBeCloseTo(0.25, 4);
+    expect(r.utilization).toBeCloseTo(60 / 220, 3);
+  });
+
   it("a job no worker can run is rejected with a reason, not an exception", () => {
     const machines = generateMachines(10, new Rng(1));
     const job = { arrival: 0, durations: Float64Array.from([1]), estimate: 1, constraints: [{ attr: "cores" as const, op: ">" as const, value: 1e6, hard: true }] };

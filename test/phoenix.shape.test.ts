@@ -1,20 +1,22 @@
 // SPEC §9's headline result for Phoenix, on the real Yahoo trace (YH2_sub.tr, all 3,363 jobs)
-// with generated constraints, over three constraint/simulation seeds (the scenario's seeds
-// 1-3: constraints seed s ^ 0x5eed, simulation seed s).
+// with generated constraints, over five constraint/simulation seeds (the paper averages five
+// runs, §V-B; the scenario's seeds 1-5: constraints seed s ^ 0x5eed, simulation seed s).
 //
-// With constraints calibrated to the paper's Table II and Fig. 6, and Eagle's succinct state
-// sharing and sticky batch probing modelled as Eagle's simulator runs them (node-sim.ts),
-// Phoenix's short-job p99 at ~90% load is 0.95, 0.90, 1.00, 1.03, 1.00 of Eagle-C's over seeds
-// 1-5 (geometric mean 0.98), they coincide at ~40% load, and long jobs are not hurt. The
-// paper's headline (Phoenix 1.9x ahead at high load) does NOT reproduce against Eagle-C as the
-// Eagle paper describes it (SRPT): it is kept below as a known failure (`it.fails`), so the day
-// it starts to hold this file turns red and someone updates it.
+// With constraints calibrated to the paper's Table II and Fig. 6, Eagle's succinct state sharing
+// and sticky batch probing modelled as Eagle's simulator runs them, and Phoenix's thresholds as
+// §IV-B names them (per-constraint CRV_threshold = Table II slowdown, Qwait_threshold = the E[W]
+// of peak load 0.9; node-sim.ts), Phoenix's short-job p99 at ~90% offered load is 0.97, 0.99,
+// 0.99, 1.01, 0.99 of Eagle-C's over seeds 1-5 (geometric mean 0.99), identical at ~40%, and long
+// jobs are not hurt. The paper's headline (Phoenix 1.9x ahead at high load) does NOT reproduce
+// against Eagle-C as the Eagle paper describes it (SRPT), at any load we tried (offered 0.9-1.5,
+// README): it is kept below as a known failure (`it.fails`), so the day it starts to hold this
+// file turns red and someone updates it.
 //
 // The last test pins our best explanation: Eagle's published simulator, which the Phoenix paper
 // built on, does not run SRPT — a misspelled variable makes it serve the newest probe the slack
-// admits (policies.ts, newestProbeFirst). Against that Eagle-C, Phoenix's p99 is 0.96, 0.90,
-// 0.91, 0.88, 0.91 at ~90% load (seeds 1-5, geometric mean 0.91) and equal at ~40%: the paper's
-// shape, though smaller than its 1.9x.
+// admits (policies.ts, newestProbeFirst). Against that Eagle-C, Phoenix's p99 is 0.98, 0.98,
+// 0.90, 0.87, 0.89 at ~90% load (seeds 1-5, geometric mean 0.92) and 1.00 at ~40% (seed 1): the
+// paper's shape, though far smaller than its 1.9x.
 import { beforeAll, describe, expect, it } from "vitest";
 import { join } from "node:path";
 import { loadEngineSync } from "../src/index.js";
@@ -27,7 +29,7 @@ import { Rng } from "../src/sim/random.js";
 
 type Run = { g: ReturnType<typeof groupStats>; r: ReturnType<typeof simulateNodes> };
 type Trio = { p: Run; e: Run; n: Run };
-const SEEDS = [1, 2, 3];
+const SEEDS = [1, 2, 3, 4, 5];
 const high: Trio[] = [];
 let low: Trio;
 
@@ -42,12 +44,12 @@ beforeAll(async () => {
   const trio = (seed: number, u: number): Trio => ({ p: at(seed, u, "phoenix"), e: at(seed, u, "eagle-c"), n: at(seed, u, "eagle-c", { newestProbeFirst: true }) });
   for (const seed of SEEDS) high.push(trio(seed, 0.9));
   low = trio(1, 0.4);
-}, 240_000);
+}, 400_000);
 
 const shortP99 = (x: Trio, base: "e" | "n" = "e") => x.p.g.short.p99! / x[base].g.short.p99!;
 const geoMean = (xs: number[]) => Math.exp(xs.reduce((a, g) => a + Math.log(g), 0) / xs.length);
 
-describe("Phoenix vs Eagle-C on Yahoo (3 seeds)", () => {
+describe("Phoenix vs Eagle-C on Yahoo (5 seeds)", () => {
   it("at high load Phoenix reorders tasks and is never clearly worse on the short-job p99", () => {
     for (const x of high) {
       expect(x.p.r.crvReorderedTasks).toBeGreaterThan(0);
@@ -66,8 +68,8 @@ describe("Phoenix vs Eagle-C on Yahoo (3 seeds)", () => {
     expect(Math.abs(shortP99(low) - 1)).toBeLessThan(0.03);
   });
 
-  // The paper's claim, unchanged. Known not to reproduce here (observed geometric mean 0.95 on
-  // seeds 1-3, 0.98 on seeds 1-5).
+  // The paper's claim, unchanged. Known not to reproduce here (observed geometric mean 0.99 on
+  // seeds 1-5; 0.98 with the former uniform thresholds, CRV 1 and E[W] 90 s).
   it.fails("paper headline: Phoenix clearly beats Eagle-C at high load (geometric mean of the p99 ratio < 0.95), more than at low load", () => {
     const geo = geoMean(high.map((x) => shortP99(x)));
     expect(geo).toBeLessThan(0.95);

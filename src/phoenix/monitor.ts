@@ -47,6 +47,19 @@ export class WorkerHistory {
    * E[W] of worker w at time `now`; 0 before it has served two tasks (no rate yet). lambda =
    * tasks in the window / (now - arrival of the oldest one in the window).
    */
+  /**
+   * E[W] worker w would have at load `rho` with its own service moments: the PK wait at
+   * lambda = rho / E[S] (0 before two tasks). Example: E[S] = 5, E[S^2] = 30, rho = 0.9 ->
+   * 9 * 30 / 10 = 27 s; so E[W] > 27 s means this worker's measured load is above 0.9.
+   */
+  waitAtLoad(w: number, rho: number): number {
+    const n = Math.min(this.count[w], this.size);
+    if (n < 2) return 0;
+    const es = this.s1[w] / n;
+    if (!(es > 0)) return 0;
+    return pkWait(rho / es, es, Math.max(this.s2[w] / n, es * es));
+  }
+
   expectedWait(w: number, now: number): number {
     const c = this.count[w];
     const n = Math.min(c, this.size);
@@ -64,24 +77,31 @@ export class WorkerHistory {
 export class CrvTable {
   readonly demand: number[] = [];
   readonly value: number[] = [];
-  constructor(private readonly supply: readonly number[]) {}
+  /** CRV_threshold per constraint id (crv-threshold.ts), fixed when the id is first seen. */
+  readonly threshold: number[] = [];
+  /**
+   * `thresholdOf(c)` gives constraint c's CRV_threshold; default 1 for every constraint (more
+   * waiting tasks than workers that hold it).
+   */
+  constructor(private readonly supply: readonly number[], private readonly thresholdOf: (c: number) => number = () => 1) {}
 
   add(c: number, tasks: number): void {
     while (this.demand.length <= c) {
+      this.threshold.push(this.thresholdOf(this.demand.length));
       this.demand.push(0);
       this.value.push(0);
     }
     this.demand[c] += tasks;
   }
 
-  /** Recomputes every CRV; true when some constraint's CRV exceeds `threshold`. */
-  refresh(threshold: number): boolean {
+  /** Recomputes every CRV; true when some constraint's CRV exceeds its threshold. */
+  refresh(): boolean {
     let hot = false;
     for (let c = 0; c < this.demand.length; c++) {
       const s = this.supply[c];
       const v = s > 0 ? this.demand[c] / s : 0;
       this.value[c] = v;
-      if (v > threshold) hot = true;
+      if (v > this.threshold[c]) hot = true;
     }
     return hot;
   }
@@ -91,5 +111,24 @@ export class CrvTable {
     let m = 0;
     for (const c of ids) m = Math.max(m, this.value[c] ?? 0);
     return m;
+  }
+
+  /**
+   * The largest CRV among the job's congested constraints (CRV above that constraint's
+   * threshold), 0 when none is congested. Example: CRVs {isa: 1.5 (threshold 2.03), disks>4:
+   * 1.2 (threshold 0.91)} -> 1.2.
+   */
+  congestedScore(ids: readonly number[]): number {
+    let m = 0;
+    for (const c of ids) {
+      const v = this.value[c] ?? 0;
+      if (v > (this.threshold[c] ?? Infinity)) m = Math.max(m, v);
+    }
+    return m;
+  }
+
+  /** True when constraint c's CRV exceeds its threshold. */
+  congested(c: number): boolean {
+    return (this.value[c] ?? 0) > (this.threshold[c] ?? Infinity);
   }
 }

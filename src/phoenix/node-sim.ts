@@ -19,6 +19,7 @@ import { ConstraintIndex, satisfiesAll, type Constraint, type Machines } from ".
 import { EventQueue } from "./event-queue.js";
 import { generateMachines } from "./machines.js";
 import { CrvTable, WorkerHistory } from "./monitor.js";
+import { tableIIThreshold } from "./crv-threshold.js";
 import { getNodePolicy, type NodePolicy } from "./policies.js";
 import type { PhoenixJob } from "./workload.js";
 
@@ -45,10 +46,29 @@ export interface NodeSimOptions {
   heartbeat?: number;
   /** Times a task may be bypassed. Default 5. */
   slackThreshold?: number;
-  /** CRV above which a constraint counts as congested. Default 1 (more waiting tasks than workers). */
+  /**
+   * CRV_threshold of every constraint when tableIIThresholds is off, and of constraints without
+   * a Table II row (memory) when it is on. Default 1 (more waiting tasks than workers).
+   */
   crvThreshold?: number;
-  /** E[W] in seconds above which a worker counts as congested. Default 90 (one Yahoo cutoff). */
+  /**
+   * Per-constraint CRV_threshold = the constraint's Table II relative slowdown (crv-threshold.ts;
+   * §IV-B: "The CRV_threshold for each constraint is determined based on the task execution
+   * statistics given in the Table II"). Default true; false = crvThreshold for all (ablation).
+   */
+  tableIIThresholds?: boolean;
+  /** Fixed E[W] limit in seconds, used only when qwaitLoad is 0. Default 90 (one Yahoo cutoff). */
   qwaitThreshold?: number;
+  /**
+   * Qwait_threshold as a load (§IV-B: "We conservatively set the Qwait_threshold which
+   * translates to peak utilization"; peak = the rho 0.9 of §IV-A, below which SRPT is best): a
+   * worker is congested when its E[W] exceeds the E[W] it would have at load qwaitLoad with its
+   * own service moments (monitor.ts waitAtLoad), i.e. when its measured load exceeds qwaitLoad.
+   * A fixed limit in seconds flags every worker that recently ran a long task (its E[S^2] /
+   * 2E[S] alone is minutes): with 90 s, 78-83% of workers were in CRV mode at Yahoo 90% load,
+   * 5-15% with load 0.9. Default 0.9; 0 = the fixed qwaitThreshold (ablation).
+   */
+  qwaitLoad?: number;
   /** Fraction of workers reserved for short tasks (when the policy partitions). Default 0.02. */
   shortOnlyFraction?: number;
   /** Victims an idle worker contacts per stealing attempt (Hawk). Default 10. */
@@ -80,6 +100,10 @@ export interface NodeSimResult {
   reorderRounds: number;
   /** Worker-queue reorderings in CRV mode (queue x round). */
   crvQueueRounds: number;
+  /** Monitor rounds (heartbeats) in which some constraint's CRV exceeded its threshold. */
+  hotHeartbeats: number;
+  /** Sum over monitor rounds of the workers in CRV mode (E[W] above Qwait_threshold while hot). */
+  crvWorkerBeats: number;
   stolenProbes: number;
   cancelledProbes: number;
   /** Short probes that reached a worker holding long work (queued or running), as Eagle's STATS_SH_QUEUED_BEHIND_BIG. */
@@ -88,6 +112,13 @@ export interface NodeSimResult {
   resentProbes: number;
   /** Busy task-seconds / (workers x (last end - first arrival)). */
   utilization: number;
+  /**
+   * Busy task-seconds inside [first arrival, last arrival] / (workers x that span): the load the
+   * cluster carried while jobs kept arriving, without the drain after the last arrival (one long
+   * straggler stretches the makespan and drags `utilization` down). Example: 10 workers, jobs
+   * arriving over 0..100 s, 600 busy task-seconds inside that window -> 0.6.
+   */
+  arrivalUtilization: number;
   makespan: number;
   events: number;
 }
@@ -128,7 +159,7 @@ export function simulateNodes(jobsIn: readonly PhoenixJob[], opts: NodeSimOption
   const machines = opts.machines ?? generateMachines(W, rng.fork());
   if (machines.count !== W) throw new InputError("machines", `describes ${machines.count} workers, expected workers=${W}`);
   const index = new ConstraintIndex(machines);
-  const crv = new CrvTable(index.supply);
+  const crv = new CrvTable(index.supply, o.tableIIThresholds ? (c) => tableIIThreshold(index.list[c], o.crvThreshold) : () => o.crvThreshold);
   const history = new WorkerHistory(W, o.historyLength);
   const shortOnly = policy.partition ? Math.floor(W * o.shortOnlyFraction) : 0;
 
@@ -156,7 +187,10 @@ export function simulateNodes(jobsIn: readonly PhoenixJob[], opts: NodeSimOption
   let flushPending = false;
   let active = 0;
   let busy = 0;
-  const stats = { reorderedTasks: 0, crvReorderedTasks: 0, reorderRounds: 0, crvQueueRounds: 0, stolenProbes: 0, cancelledProbes: 0, probesBehindLong: 0, resentProbes: 0, events: 0 };
+  let busyInArrivals = 0;
+  const firstArr = jobs.reduce((m, j) => Math.min(m, j.spec.arrival), Infinity);
+  const lastArr = jobs.reduce((m, j) => Math.max(m, j.spec.arrival), -Infinity);
+  const stats = { reorderedTasks: 0, crvReorderedTasks: 0, reorderRounds: 0, crvQueueRounds: 0, hotHeartbeats: 0, crvWorkerBeats: 0, stolenProbes: 0, cancelledProbes: 0, probesBehindLong: 0, resentProbes: 0, events: 0 };
   const rtt = o.networkDelay;
 
   for (let i = 0; i < jobs.length; i++) ev.push(jobs[i].spec.arrival, ARRIVE, i);
@@ -258,7 +292,7 @@ export function simulateNodes(jobsIn: readonly PhoenixJob[], opts: NodeSimOption
     const spec = j.spec;
     let cs = spec.constraints;
     if (policy.relaxCongestedSoft && cs.some((c) => !c.hard)) {
-      const kept = cs.filter((c) => c.hard || crv.score([index.id(c)]) <= o.crvThreshold);
+      const kept = cs.filter((c) => c.hard || !crv.congested(index.id(c)));
       j.relaxed += cs.length - kept.length;
       cs = kept;
     }
@@ -447,10 +481,7 @@ export function simulateNodes(jobsIn: readonly PhoenixJob[], opts: NodeSimOption
    * goes beyond a set CRV_threshold ..."), so a probe whose constraints are all below the
    * threshold scores 0 and stays in SRPT order with the unconstrained ones.
    */
-  const promoteScore = (j: Job): number => {
-    const s = crv.score(j.ids);
-    return policy.congestedOnly && !(s > o.crvThreshold) ? 0 : s;
-  };
+  const promoteScore = (j: Job): number => (policy.congestedOnly ? crv.congestedScore(j.ids) : crv.score(j.ids));
   const srptKey = (e: Entry): number => e.job.spec.estimate * Math.max(1, e.job.n - e.job.next);
   // newestProbeFirst ablation (policies.ts): short probes keyed by arrival, newest first; long
   // entries keep their SRPT key shifted behind every short probe. lifoBase exceeds every
@@ -511,17 +542,20 @@ export function simulateNodes(jobsIn: readonly PhoenixJob[], opts: NodeSimOption
       return;
     }
     monitorIdle = false;
-    hot = crv.refresh(o.crvThreshold);
+    hot = crv.refresh();
     if (!hot) {
       // nothing congested: no queue is in CRV mode and placement ignores E[W]
       flagged.fill(0);
       return;
     }
+    stats.hotHeartbeats++;
     const congested: number[] = [];
     for (let w = 0; w < W; w++) {
       waitEst[w] = history.expectedWait(w, now);
       const was = flagged[w];
-      flagged[w] = hot && waitEst[w] > o.qwaitThreshold ? 1 : 0;
+      const limit = o.qwaitLoad > 0 ? history.waitAtLoad(w, o.qwaitLoad) : o.qwaitThreshold;
+      flagged[w] = hot && waitEst[w] > limit ? 1 : 0;
+      stats.crvWorkerBeats += flagged[w];
       // a queue that just entered CRV mode is re-sorted now if it holds a probe to promote;
       // afterwards every insertion re-sorts it (flush), so steady congested queues are not
       // re-sorted each heartbeat (that cost 5M queue sorts per Yahoo run for no change)
@@ -567,6 +601,7 @@ export function simulateNodes(jobsIn: readonly PhoenixJob[], opts: NodeSimOption
         const j = entry.job;
         const dur = now - taskStart[w];
         busy += dur;
+        busyInArrivals += Math.max(0, Math.min(now, lastArr) - Math.max(taskStart[w], firstArr));
         history.record(w, entry.enq, dur);
         if (entry.task >= 0) longLoad[w]--;
         j.done++;
@@ -629,9 +664,11 @@ export function simulateNodes(jobsIn: readonly PhoenixJob[], opts: NodeSimOption
     policy: policy.name, workers: W, jobs: outcomes,
     reorderedTasks: stats.reorderedTasks, crvReorderedTasks: stats.crvReorderedTasks,
     reorderRounds: stats.reorderRounds, crvQueueRounds: stats.crvQueueRounds,
+    hotHeartbeats: stats.hotHeartbeats, crvWorkerBeats: stats.crvWorkerBeats,
     stolenProbes: stats.stolenProbes, cancelledProbes: stats.cancelledProbes,
     probesBehindLong: stats.probesBehindLong, resentProbes: stats.resentProbes,
-    utilization: makespan > 0 ? busy / (W * makespan) : 0, makespan, events: stats.events,
+    utilization: makespan > 0 ? busy / (W * makespan) : 0,
+    arrivalUtilization: lastArr > firstArr ? busyInArrivals / (W * (lastArr - firstArr)) : 0, makespan, events: stats.events,
   };
 }
 
@@ -642,12 +679,12 @@ function checkOptions(opts: NodeSimOptions): Resolved {
   const r: Resolved = {
     workers: opts.workers, seed: opts.seed, cutoff: opts.cutoff,
     probeRatio: opts.probeRatio ?? 2, minProbes: opts.minProbes ?? 0, networkDelay: opts.networkDelay ?? 0.0005, heartbeat: opts.heartbeat ?? 9,
-    slackThreshold: opts.slackThreshold ?? 5, crvThreshold: opts.crvThreshold ?? 1, qwaitThreshold: opts.qwaitThreshold ?? 90,
+    slackThreshold: opts.slackThreshold ?? 5, crvThreshold: opts.crvThreshold ?? 1, tableIIThresholds: opts.tableIIThresholds ?? true, qwaitThreshold: opts.qwaitThreshold ?? 90, qwaitLoad: opts.qwaitLoad ?? 0.9,
     shortOnlyFraction: opts.shortOnlyFraction ?? 0.02, stealAttempts: opts.stealAttempts ?? 10, historyLength: opts.historyLength ?? 16,
   };
   const int = (f: keyof Resolved, min: number) => {
     const v = r[f];
-    if (!Number.isInteger(v) || v < min) throw new InputError(f, `must be a whole number >= ${min} (got ${describeValue(v)})`);
+    if (typeof v !== "number" || !Number.isInteger(v) || v < min) throw new InputError(f, `must be a whole number >= ${min} (got ${describeValue(v)})`);
   };
   const pos = (f: keyof Resolved, allowZero: boolean) => {
     const v = r[f];
@@ -656,6 +693,8 @@ function checkOptions(opts: NodeSimOptions): Resolved {
   int("workers", 1); int("probeRatio", 1); int("minProbes", 0); int("slackThreshold", 0); int("stealAttempts", 0); int("historyLength", 2);
   if (!Number.isFinite(r.seed)) throw new InputError("seed", `must be a finite number (got ${describeValue(r.seed)})`);
   pos("cutoff", true); pos("networkDelay", true); pos("heartbeat", false); pos("crvThreshold", true); pos("qwaitThreshold", true);
+  if (!(typeof r.qwaitLoad === "number" && r.qwaitLoad >= 0 && r.qwaitLoad < 1)) throw new InputError("qwaitLoad", `must be in [0, 1) (got ${describeValue(r.qwaitLoad)})`);
+  if (typeof r.tableIIThresholds !== "boolean") throw new InputError("tableIIThresholds", `must be true or false (got ${describeValue(r.tableIIThresholds)})`);
   if (!(r.shortOnlyFraction >= 0 && r.shortOnlyFraction < 1)) throw new InputError("shortOnlyFraction", `must be in [0, 1) (got ${describeValue(r.shortOnlyFraction)})`);
   return r;
 }

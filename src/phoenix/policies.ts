@@ -13,16 +13,19 @@
 //             again at each task end) and SRPT queue reordering with the slack bound
 //             [SRPT yes, SBP yes, no stealing].
 //  Phoenix    Eagle-C plus the CRV monitor: on workers whose E[W] exceeds Qwait_threshold
-//             while some constraint's CRV exceeds CRV_threshold, the queue is reordered by CRV
-//             instead of SRPT, promoting the probes whose maximal CRV is the queue's maximum
-//             and above CRV_threshold (Algorithm 1, §IV-B); soft constraints whose CRV is above
-//             the threshold are relaxed at placement (admission control by demand/supply, §I).
+//             while some constraint's CRV exceeds its CRV_threshold, the queue is reordered by
+//             CRV instead of SRPT, promoting the probes whose largest congested CRV is the
+//             queue's maximum (Algorithm 1, §IV-B); soft constraints whose CRV is above their
+//             threshold are relaxed at placement (admission control by demand/supply, §I).
+//             Thresholds as §IV-B names them (node-sim.ts): CRV_threshold per constraint = its
+//             Table II relative slowdown (crv-threshold.ts), Qwait_threshold = the E[W] of a
+//             worker at peak load 0.9 (§IV-A's rho < 0.9 bound for SRPT).
 //             Probes go to eligible workers chosen as in Eagle (SSS), §IV-A: "the probable
 //             nodes ... decided by light weight bit vector message exchanges ... similar to
 //             Eagle's Succinct State Sharing"; E[W] only marks queues for reordering.
 //             waitAwareProbes (E[W]-ranked placement) is kept as an ablation, off by default:
-//             on Yahoo at 90% load, seeds 1-3, Phoenix/Eagle-C short p99 0.92, 1.00, 0.96 with
-//             it vs 0.95, 0.90, 1.00 without: no gain.
+//             on Yahoo at 90% load, seeds 1-5, Phoenix/Eagle-C short p99 0.99, 0.98, 0.97,
+//             1.02, 1.03 with it vs 0.97, 0.99, 0.99, 1.01, 0.99 without: no gain.
 import { NamedRegistry } from "../sim/named-registry.js";
 import { InputError, describeValue } from "../engine/errors.js";
 
@@ -43,8 +46,10 @@ export interface NodePolicy {
   readonly relaxCongestedSoft: boolean;
   /**
    * Suspend sticky batch probing on workers in CRV mode (one reading of "Phoenix does not rely
-   * on SBP", §VI-A). Off by default: on YH2_sub.tr at 90% load, seeds 1-3, Phoenix/Eagle-C
-   * short p99 was 0.98, 1.18, 1.18 with it (0.95, 0.90, 1.00 without); kept as an ablation.
+   * on SBP", §VI-A). Off by default: on YH2_sub.tr at 90% load, seeds 1-5, Phoenix/Eagle-C
+   * short p99 was 1.05, 1.00, 1.00, 1.04, 1.10 with it (0.97, 0.99, 0.99, 1.01, 0.99 without);
+   * kept as an ablation. (With the former thresholds, CRV 1 and E[W] 90 s, seeds 1-3: 0.98,
+   * 1.18, 1.18 with it.)
    */
   readonly suspendStickyWhenCongested: boolean;
   /**
