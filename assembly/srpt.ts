@@ -33,23 +33,23 @@
 // 2. lambda is zero-filled; the queue that comes first (smallest key, then index, found by
 //    the scan) is served alone, the long way.
 // 3. The rest in key order: bucketRecordsByKey (util/radix.ts) spreads them over ~N/16
-//    buckets in key order, one counting pass writing a 16-byte record per queue (key bits,
-//    index, mask; the keys' range comes from the scan, no extra pass). Bucket by bucket,
-//    read in sequence, a queue whose mask meets a resource
-//    already at left = 0 (or wants nothing) keeps lambda 0 without its row being read, and
-//    is not even sorted: in a typical round that is most of them, since one exhausted
-//    resource blocks everyone who wants it (and stays exhausted). Only the bucket's other
+//    buckets in key order, one counting pass writing a 16-byte record per queue (key
+//    bits, index, mask; the keys' range comes from the scan, no extra pass). Bucket by
+//    bucket, read in sequence, a queue whose mask meets a resource already at left = 0
+//    (or wants nothing) keeps lambda 0 without its row being read, and is not even
+//    sorted: in a typical round that is most of them, since one exhausted resource
+//    blocks everyone who wants it (and stays exhausted). Only the bucket's other
 //    queues are sorted exactly, as (key bits, index) pairs copied from the records
-//    (sortPairsByKey: no key is looked up by index). They collect into a list that, every
-//    BLOCK queues, is gathered into a small buffer and run through the greedy step. The
-//    gather is the one access in key order to the big inputs (a random row of `want` per
-//    queue served, a cache miss each once the inputs leave the cache): a first loop only
-//    touches each row, so that with its short body many misses are in flight at once,
-//    then the copy finds the rows in cache. A queue that fits
-//    (cap_i * want < left wherever want > 0) gets lambda = cap_i with no division and
-//    leaves every left > 0; only the others divide, clamp and may mark a resource
-//    exhausted. (A queue collected before a resource ran out in the same list is still
-//    exact: it meets left = 0 and gets min(..., +0 / w) = +0 the long way.)
+//    (sortPairsByKey: no key is looked up by index). They collect into a list that,
+//    every BLOCK queues, is gathered into a small buffer and run through the greedy
+//    step. The gather is the one access in key order to the big inputs (a random row
+//    of `want` per queue served, a cache miss each once the inputs leave the cache): a
+//    first loop only touches each row, so that with its short body many misses are in
+//    flight at once, then the copy finds the rows in cache. A queue that fits (cap_i *
+//    want < left wherever want > 0) gets lambda = cap_i with no division and leaves
+//    every left > 0; only the others divide, clamp and may mark a resource exhausted.
+//    (A queue collected before a resource ran out in the same list is still exact: it
+//    meets left = 0 and gets min(..., +0 / w) = +0 the long way.)
 // 4. allocRows, one sequential pass: allocation = lambda * want.
 // min and max are exact and order-free (also on signed zeros), so splitting lambda's min
 // into cap_i and the left terms changes no bit. Skipping a blocked queue is exact because
