@@ -32,18 +32,24 @@
 //    (0 when nothing is wanted) and a bit mask of the wanted resources.
 // 2. lambda is zero-filled; the queue that comes first (smallest key, then index, found by
 //    the scan) is served alone, the long way.
-// 3. The rest in key order: bucketAllByKey (util/radix.ts) spreads them over ~N/8 buckets
-//    in key order, one counting pass that carries the masks along. Bucket by bucket, a queue whose mask meets a resource
-//    already at left = 0 (or wants nothing) keeps lambda 0 without its row being read, and
-//    is not even sorted: in a typical round that is most of them, since one exhausted
-//    resource blocks everyone who wants it (and stays exhausted). Only the bucket's other
-//    queues are sorted exactly (sortRangeByKey). They collect into a list that, every
-//    BLOCK queues, is gathered into a small buffer (independent loads, so their cache
-//    misses overlap) and run through the greedy step. A queue that fits
-//    (cap_i * want < left wherever want > 0) gets lambda = cap_i with no division and
-//    leaves every left > 0; only the others divide, clamp and may mark a resource
-//    exhausted. (A queue collected before a resource ran out in the same list is still
-//    exact: it meets left = 0 and gets min(..., +0 / w) = +0 the long way.)
+// 3. The rest in key order: bucketRecordsByKey (util/radix.ts) spreads them over ~N/16
+//    buckets in key order, one counting pass writing a 16-byte record per queue (key
+//    bits, index, mask; the keys' range comes from the scan, no extra pass). Bucket by
+//    bucket, read in sequence, a queue whose mask meets a resource already at left = 0
+//    (or wants nothing) keeps lambda 0 without its row being read, and is not even
+//    sorted: in a typical round that is most of them, since one exhausted resource
+//    blocks everyone who wants it (and stays exhausted). Only the bucket's other
+//    queues are sorted exactly, as (key bits, index) pairs copied from the records
+//    (sortPairsByKey: no key is looked up by index). They collect into a list that,
+//    every BLOCK queues, is gathered into a small buffer and run through the greedy
+//    step. The gather is the one access in key order to the big inputs (a random row
+//    of `want` per queue served, a cache miss each once the inputs leave the cache): a
+//    first loop only touches each row, so that with its short body many misses are in
+//    flight at once, then the copy finds the rows in cache. A queue that fits (cap_i *
+//    want < left wherever want > 0) gets lambda = cap_i with no division and leaves
+//    every left > 0; only the others divide, clamp and may mark a resource exhausted.
+//    (A queue collected before a resource ran out in the same list is still exact: it
+//    meets left = 0 and gets min(..., +0 / w) = +0 the long way.)
 // 4. allocRows, one sequential pass: allocation = lambda * want.
 // min and max are exact and order-free (also on signed zeros), so splitting lambda's min
 // into cap_i and the left terms changes no bit. Skipping a blocked queue is exact because
@@ -58,7 +64,7 @@
 // want <0, 5> (mask 0b10) is skipped: lambda 0, allocation <0, 0>, its row never read.
 
 import { ldf, stf, ldu, stu, align8, isFiniteF64 } from "./util/mem";
-import { bucketAllByKey, bucketBoundsBytes, sortRangeByKey, radixScratchBytes } from "./util/radix";
+import { bucketRecordsByKey, recordBoundsBytes, sortPairsByKey, radixScratchBytes, RECORD_BYTES } from "./util/radix";
 import { OK, E_CAPACITY, E_AVAILABLE, E_DEMAND, E_RATE, E_VOLUME } from "./util/status";
 
 // queues per gather/greedy round: the buffers stay in L1 (BLOCK * K f64)
@@ -75,15 +81,17 @@ const FULL: u32 = 0x80000000;
 }
 
 /**
- * Scratch layout: error index (8 bytes), keys (N f64), rate caps (N f64), masks (N u32),
- * served ids (N u32), bucketed order and masks (N u32 each), bucket bounds, left (K even
- * f64), block rows (BLOCK x K even f64), block caps (BLOCK f64), radix.
+ * Scratch layout: error index and the largest key's high word (8 bytes), keys (N f64),
+ * rate caps (N f64), masks (N u32), served ids (N u32), their key bits (N u64), bucketed
+ * records (N x 16 bytes), bucket bounds, left (K even f64), block rows (BLOCK x K even
+ * f64), block caps (BLOCK f64 and a sink), radix.
  */
 export function srptScratchBytes(n: i32, k: i32): f64 {
   // summed in f64 like drfScratchBytes: the terms fit in 32 bits, the sum may not
   const kp = <usize>evenK(k);
-  return <f64>(8 + (<usize>n << 4)) + <f64>(align8(<usize>n << 2) * 4) + <f64>align8(bucketBoundsBytes(n)) + <f64>(kp << 3)
-    + <f64>(((<usize>BLOCK * kp) << 3) + (<usize>BLOCK << 3))
+  return <f64>(8 + (<usize>n << 4)) + <f64>(align8(<usize>n << 2) * 2) + <f64>(<usize>n << 3) + <f64>(<usize>n * RECORD_BYTES)
+    + <f64>align8(recordBoundsBytes(n)) + <f64>(kp << 3)
+    + <f64>(((<usize>BLOCK * kp) << 3) + (<usize>(BLOCK + 1) << 3))
     + <f64>radixScratchBytes(n);
 }
 
@@ -103,12 +111,12 @@ export function srpt(
   const caps = p; p += <usize>n << 3;
   const masks = p; p += align8(<usize>n << 2);
   const ids = p; p += align8(<usize>n << 2);
-  const order = p; p += align8(<usize>n << 2);
-  const orderMasks = p; p += align8(<usize>n << 2);
-  const bounds = p; p += align8(bucketBoundsBytes(n));
+  const idKeys = p; p += <usize>n << 3;
+  const recs = p; p += <usize>n * RECORD_BYTES;
+  const bounds = p; p += align8(recordBoundsBytes(n));
   const left = p; p += <usize>kp << 3;
   const rows = p; p += (<usize>BLOCK * <usize>kp) << 3;
-  const capBuf = p; p += <usize>BLOCK << 3;
+  const capBuf = p; p += <usize>(BLOCK + 1) << 3;
   const radix = p;
 
   for (let r = 0; r < k; r++) {
@@ -131,20 +139,22 @@ export function srpt(
   stu(ids, 0, <u32>first);
   let zero = serveBlock(1, k, kp, want, caps, left, rows, ids, capBuf, outLambda, 0, false);
   // the others bucket by bucket in key order; only the queues not yet blocked are sorted
-  const nb = bucketAllByKey(n, keys, masks, order, orderMasks, bounds);
+  // (the keys' high words range from the smallest key's, the first queue's, to the largest's)
+  const lo = <u32>(load<u64>(keys + (<usize>first << 3)) >> 32), hi = load<u32>(scratch, 4);
+  const nb = bucketRecordsByKey(n, keys, masks, lo, hi, recs, bounds);
   let c = 0;
   for (let b = 0; b < nb; b++) {
-    const s = ldu(bounds, b), e = ldu(bounds, b + 1);
+    const e = recs + (<usize>ldu(bounds, b + 1) << 4);
     const c0 = c;
-    // keep the queues not already known to get nothing (branch-free: ids[c] is
-    // overwritten until a kept one advances c)
-    for (let j = s; j < e; j++) {
-      const i = ldu(order, <i32>j);
-      const m = ldu(orderMasks, <i32>j);
+    // keep the queues not already known to get nothing (branch-free: ids[c] and
+    // idKeys[c] are overwritten until a kept one advances c)
+    for (let rec = recs + (<usize>ldu(bounds, b) << 4); rec < e; rec += RECORD_BYTES) {
+      const i = load<u32>(rec, 8), m = load<u32>(rec, 12);
+      store<u64>(idKeys + (<usize>c << 3), load<u64>(rec));
       stu(ids, c, i);
       c += <i32>((m != 0) & ((m & zero) == 0) & (i != <u32>first));
     }
-    if (c - c0 > 1) sortRangeByKey(ids + (<usize>c0 << 2), c - c0, keys, radix);
+    if (c - c0 > 1) sortPairsByKey(c - c0, idKeys + (<usize>c0 << 3), ids + (<usize>c0 << 2), radix);
     if (c >= BLOCK) {
       zero = serveBlock(c, k, kp, want, caps, left, rows, ids, capBuf, outLambda, zero, true);
       c = 0;
@@ -169,7 +179,7 @@ function scanRows(
   keys: usize, caps: usize, masks: usize, scratch: usize,
 ): i32 {
   const zero = f64x2.splat(0), one = f64x2.splat(1), inf = f64x2.splat(Infinity);
-  let least: f64 = Infinity, first = 0;
+  let least: f64 = Infinity, most: f64 = 0, first = 0;
   for (let i = 0; i < n; i++) {
     const base = <usize>(i * k) << 3;
     let keyv = zero, sum = zero, signs = zero, capv = one;
@@ -207,6 +217,7 @@ function scanRows(
       least = key;
       first = i;
     }
+    most = max(most, key);
     capv = f64x2.pmin(capv, v128.shuffle<f64>(capv, capv, 1, 0));
     let capLam = mask != 0 ? f64x2.extract_lane(capv, 0) : 0.0;
     // finite sum (x - x == 0) and no sign bit, else the slow check
@@ -221,6 +232,7 @@ function scanRows(
     stf(caps, i, capLam);
     store<u32>(masks + (<usize>i << 2), mask);
   }
+  store<u32>(scratch, <u32>(reinterpret<u64>(most) >> 32), 4);
   return first;
 }
 
@@ -279,6 +291,15 @@ function serveChunk(
 ): u32 {
   const rowBytes = <usize>kp << 3;
   const zv = f64x2.splat(0), inf = f64x2.splat(Infinity);
+  // touch first: a short loop body lets more rows' misses be in flight at once
+  let sink: u64 = 0;
+  const last = <usize>(k - 1) << 3;
+  for (let t = 0; t < c; t++) {
+    const i = ldu(ids, t);
+    const src = want + ((<usize>i * <usize>k) << 3);
+    sink |= load<u64>(src) | load<u64>(src + last) | load<u64>(caps + (<usize>i << 3)) | load<u64>(outLambda + (<usize>i << 3));
+  }
+  store<u64>(capBuf + (<usize>BLOCK << 3), sink);
   // gather: independent iterations, so the cache misses overlap
   for (let t = 0; t < c; t++) {
     const i = ldu(ids, t);

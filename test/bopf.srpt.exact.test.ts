@@ -129,6 +129,28 @@ describe("SRPT kernels equal the plain formula bit for bit", () => {
     }
   });
 
+  it("buckets whose kept queues outnumber the insertion sort (byte radix on key pairs), resources running out inside one", () => {
+    // 3,000 queues whose keys cluster at 12 values on a wide range, each cluster differing only
+    // in the low 32 bits (one high word, so one bucket): hundreds kept at once (ample
+    // availability until the resources run out, within a cluster), so each bucket's sort is
+    // the radix, and it has to reorder them
+    const n = 3000, k = 3;
+    let seed = 5;
+    const rnd = () => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+    const x: Flat = {
+      capacity: [10, 10, 10], available: [150, 200, 120],
+      demands: Float64Array.from({ length: n * k }, () => (rnd() < 0.1 ? 0 : 0.05 + rnd())),
+      rates: Float64Array.from({ length: n * k }, () => rnd()),
+      remaining: Float64Array.from({ length: n * k }, (_, j) => (j % k === 0 ? 2 ** (Math.floor(rnd() * 12) - 6) * (1 + Math.floor(rnd() * 2 ** 20) * 2 ** -52) : 0)),
+    };
+    const want = plain(n, k, x);
+    for (const [, make] of backends) {
+      const got = make().srpt(x);
+      expect(bits(got.fraction)).toEqual(bits(want.lam));
+      expect(bits(got.allocation)).toEqual(bits(want.alloc));
+    }
+  });
+
   it("a -0 in available that the first queue does not want becomes +0 for the next", () => {
     // queue 0 fits without touching resource 1 (left stays max(0, -0 - 0) = +0); queue 1
     // wants resource 1, so its lambda is min(1, ..., +0 / 1) = +0, not -0

@@ -27,6 +27,10 @@ import { ldf, ldu, stu, align8 } from "./mem";
 //   and 20 mantissa bits, shifted so the keys' range fills the buckets). Buckets come out
 //   in key order; each is then sorted on demand with sortRangeByKey, so a consumer that
 //   stops early (DRF stops at the last freeze) never pays for the buckets it did not reach.
+// - bucketRecordsByKey: the same bucketing over all of 0..n-1 (~16 keys per bucket) into
+//   16-byte records (key bits, index, a caller's tag), so a consumer that filters buckets
+//   by tag reads them in sequence; sortPairsByKey then sorts a bucket's survivors as
+//   (key bits, index) pairs: insertion sort for short runs, the byte radix otherwise.
 
 // insertion sort up to here: below it the radix passes (8 KiB histogram) cost more than the moves
 const SMALL: i32 = 64;
@@ -271,21 +275,41 @@ export function bucketByKey(m: i32, list: usize, keys: usize, order: usize, boun
 }
 
 /**
- * bucketByKey over all of 0..n-1 (no list to read), carrying a u32 tag per index:
- * order[j] = i and orderTags[j] = tags[i] for the j-th entry in bucket order, so a consumer
- * that filters by tag reads it in sequence instead of gathering it. Same buckets, bounds
- * and return value as bucketByKey with the list 0..n-1.
+ * Bucket count bucketRecordsByKey uses for n keys: about 16 keys per bucket, a power of two
+ * (at n = 1e5, 8,192 write cursors: their lines, 512 KiB, about fill L2; ~n/8 buckets of two
+ * u32 arrays, as bucketByKey has, would not fit).
  */
-export function bucketAllByKey(n: i32, keys: usize, tags: usize, order: usize, orderTags: usize, bounds: usize): i32 {
-  const nb = bucketCountFor(n);
+export function recordBucketCountFor(n: i32): i32 {
+  let b = 1;
+  while (b < MAX_BUCKETS && (b << 4) < n) b <<= 1;
+  return b;
+}
+
+/** Bytes for bucketRecordsByKey's bucket bounds (recordBucketCountFor(n) + 1 u32). */
+export function recordBoundsBytes(n: i32): usize {
+  return <usize>(recordBucketCountFor(n) + 1) << 2;
+}
+
+/** Bytes of one record of bucketRecordsByKey. */
+export const RECORD_BYTES: usize = 16;
+
+/**
+ * bucketByKey's buckets over all of 0..n-1 (no list to read), but ~16 keys per bucket and
+ * each entry a 16-byte record: the key's bits (u64 at 0), the index i (u32 at 8) and a u32
+ * tag (at 12). A consumer that filters by tag and sorts a bucket's survivors then reads
+ * the records in sequence instead of gathering keys[i] and tags[i] in key order, and the
+ * scatter writes into at most ~n/16 places at once (few enough for their write cursors to
+ * stay in cache). `lo` and `hi` are the smallest and largest high word (bits >> 32) of the
+ * keys, which the caller's own pass over them has found. Buckets are in key order and each
+ * keeps index order: bucket b is records bounds[b] .. bounds[b+1]; returns the bucket
+ * count. Keys in [+0, +inf].
+ * Example: keys <0.5, 0.25, 0.5, 1> (n = 4, one bucket): records in index order
+ * (0, 1, 2, 3), bounds <0, 4>; a stable sort of the survivors' key bits gives 1, 0, 2, 3.
+ */
+export function bucketRecordsByKey(n: i32, keys: usize, tags: usize, lo: u32, hi: u32, recs: usize, bounds: usize): i32 {
+  const nb = recordBucketCountFor(n);
   for (let b = 0; b <= nb; b++) stu(bounds, b, 0);
   if (n == 0) return nb;
-  let lo: u32 = 0xffffffff, hi: u32 = 0;
-  for (let i = 0; i < n; i++) {
-    const h = load<u32>(keys + (<usize>i << 3), 4);
-    lo = min(lo, h);
-    hi = max(hi, h);
-  }
   let shift: u32 = 0;
   while (((hi - lo) >> shift) >= <u32>nb) shift++;
   for (let i = 0; i < n; i++) {
@@ -294,13 +318,43 @@ export function bucketAllByKey(n: i32, keys: usize, tags: usize, order: usize, o
   }
   for (let b = 0; b < nb; b++) stu(bounds, b + 1, ldu(bounds, b + 1) + ldu(bounds, b));
   for (let i = 0; i < n; i++) {
-    const at = bounds + (<usize>((load<u32>(keys + (<usize>i << 3), 4) - lo) >> shift) << 2);
+    const bits = load<u64>(keys + (<usize>i << 3));
+    const at = bounds + (<usize>((<u32>(bits >> 32) - lo) >> shift) << 2);
     const pos = load<u32>(at);
     store<u32>(at, pos + 1);
-    stu(order, <i32>pos, <u32>i);
-    stu(orderTags, <i32>pos, ldu(tags, i));
+    const rec = recs + (<usize>pos << 4);
+    store<u64>(rec, bits);
+    store<u64>(rec, <u64>i | (<u64>ldu(tags, i) << 32), 8);
   }
   for (let b = nb; b > 0; b--) stu(bounds, b, ldu(bounds, b - 1));
   stu(bounds, 0, 0);
   return nb;
+}
+
+/**
+ * Sorts len (key bits, index) pairs (kbits u64, idx u32, both at their own arrays) in place
+ * by key bits, stably: insertion sort up to SMALL, else the LSD byte radix.
+ * `scratch` holds radixScratchBytes(len) bytes.
+ */
+export function sortPairsByKey(len: i32, kbits: usize, idx: usize, scratch: usize): void {
+  if (len <= SMALL) {
+    for (let j = 1; j < len; j++) {
+      const x = load<u64>(kbits + (<usize>j << 3));
+      if (load<u64>(kbits + (<usize>(j - 1) << 3)) <= x) continue;
+      const xi = ldu(idx, j);
+      let p = j - 1;
+      do {
+        store<u64>(kbits + (<usize>(p + 1) << 3), load<u64>(kbits + (<usize>p << 3)));
+        stu(idx, p + 1, ldu(idx, p));
+        p--;
+      } while (p >= 0 && load<u64>(kbits + (<usize>p << 3)) > x);
+      store<u64>(kbits + (<usize>(p + 1) << 3), x);
+      stu(idx, p + 1, xi);
+    }
+    return;
+  }
+  const tk = scratch;
+  const ti = tk + (<usize>len << 3) * 2;
+  const hist = ti + align8(<usize>len << 2) * 2;
+  radixPairs(len, kbits, idx, tk, ti, hist);
 }

@@ -2,7 +2,8 @@
 // the total order (key, index). sortIndicesByKey is the same two LSD passes on the top bits
 // of the keys' range plus the insertion pass (with the same move budget and fallback);
 // sortRangeByKey the same insertion sort / LSD byte radix with the same skips;
-// bucketByKey buckets by the keys' high 32 bits the same way. The orders are the same by
+// bucketByKey and bucketRecordsByKey bucket by the keys' high 32 bits the same way;
+// sortPairsByKey is the same insertion sort / LSD byte radix on (key, index) pairs. The orders are the same by
 // construction: each is the one stable order by (key, index).
 
 // insertion sort up to here: below it the radix passes (8 KiB histogram) cost more than the moves
@@ -229,31 +230,69 @@ export function bucketByKey(m: number, list: Uint32Array, keys: Float64Array, or
   return nb;
 }
 
+/** Bucket count bucketRecordsByKey uses for n keys: about 16 keys per bucket, a power of two. */
+export function recordBucketCountFor(n: number): number {
+  let b = 1;
+  while (b < MAX_BUCKETS && b * 16 < n) b *= 2;
+  return b;
+}
+
 /**
- * bucketByKey over all of 0..n-1, carrying a tag per index (orderTags[j] = tags[order[j]]):
- * the same buckets, bounds and return value as bucketByKey with the list 0..n-1.
+ * bucketByKey's buckets over all of 0..n-1 with ~16 keys per bucket, each entry a record
+ * (here three arrays): recKeys[j] = keys[i], recIdx[j] = i, recTags[j] = tags[i] for the
+ * j-th entry in bucket order. `lo` and `hi` are the smallest and largest high word of the
+ * keys. Bucket b is records bounds[b] .. bounds[b+1]; returns the bucket count.
  */
-export function bucketAllByKey(n: number, keys: Float64Array, tags: Uint32Array, order: Uint32Array, orderTags: Uint32Array, bounds: Uint32Array): number {
-  const nb = bucketCountFor(n);
+export function bucketRecordsByKey(
+  n: number, keys: Float64Array, tags: Uint32Array, lo: number, hi: number,
+  recKeys: Float64Array, recIdx: Uint32Array, recTags: Uint32Array, bounds: Uint32Array,
+): number {
+  const nb = recordBucketCountFor(n);
   bounds.fill(0, 0, nb + 1);
   if (n === 0) return nb;
   const words = new Uint32Array(keys.buffer, keys.byteOffset, n * 2);
-  let lo = 0xffffffff, hi = 0;
-  for (let i = 0; i < n; i++) {
-    const h = words[i * 2 + 1];
-    if (h < lo) lo = h;
-    if (h > hi) hi = h;
-  }
   let shift = 0;
   while ((hi - lo) >>> shift >= nb) shift++;
   for (let i = 0; i < n; i++) bounds[((words[i * 2 + 1] - lo) >>> shift) + 1]++;
   for (let b = 0; b < nb; b++) bounds[b + 1] += bounds[b];
   for (let i = 0; i < n; i++) {
     const pos = bounds[(words[i * 2 + 1] - lo) >>> shift]++;
-    order[pos] = i;
-    orderTags[pos] = tags[i];
+    recKeys[pos] = keys[i];
+    recIdx[pos] = i;
+    recTags[pos] = tags[i];
   }
   bounds.copyWithin(1, 0, nb);
   bounds[0] = 0;
   return nb;
+}
+
+/**
+ * Sorts the len pairs (kd[j], idx[j]) for j in from .. from+len by key, stably, in place:
+ * insertion sort up to SMALL, else the LSD byte radix (keys in [+0, +inf], no NaN).
+ */
+export function sortPairsByKey(kd: Float64Array, idx: Uint32Array, from: number, len: number, s: RadixScratch): void {
+  if (len <= SMALL) {
+    const end = from + len;
+    for (let j = from + 1; j < end; j++) {
+      const x = kd[j];
+      if (kd[j - 1] <= x) continue;
+      const xi = idx[j];
+      let p = j - 1;
+      do {
+        kd[p + 1] = kd[p];
+        idx[p + 1] = idx[p];
+        p--;
+      } while (p >= from && kd[p] > x);
+      kd[p + 1] = x;
+      idx[p + 1] = xi;
+    }
+    return;
+  }
+  s.ensure(len);
+  const { ka, kb, ia, ib, hist } = s;
+  ka.set(kd.subarray(from, from + len));
+  ia.set(idx.subarray(from, from + len));
+  radixPairs(len, ka, ia, kb, ib, hist);
+  kd.set(ka.subarray(0, len), from);
+  idx.set(ia.subarray(0, len), from);
 }

@@ -1,11 +1,12 @@
 // Pure-TS twin of assembly/srpt.ts (SRPT among BoPF soft LQs; algorithm, worked example,
 // edge values and why the shortcuts are exact are documented there). Same steps: one scan
-// (validation, key, rate cap, mask), the sort, the greedy step in blocks that skip queues
+// (validation, key, rate cap, mask, largest key), the bucket records (here three arrays)
+// filtered and sorted bucket by bucket, the greedy step in blocks that skip queues
 // blocked by an exhausted resource (with the same division-free test for queues that fit),
 // one allocation pass. Scalar instead of lane pairs; min and max are exact and order-free,
 // so both backends agree bit for bit.
 import { Status } from "../status.js";
-import { RadixScratch, bucketAllByKey, bucketCountFor, sortRangeByKey } from "./radix.js";
+import { RadixScratch, bucketRecordsByKey, recordBucketCountFor, sortPairsByKey } from "./radix.js";
 import { isFiniteF64 } from "./finite.js";
 
 // as in assembly/srpt.ts
@@ -19,13 +20,17 @@ export class SrptScratch {
   caps = new Float64Array(0);
   masks = new Uint32Array(0);
   ids = new Uint32Array(0);
-  order = new Uint32Array(0);
-  orderMasks = new Uint32Array(0);
+  idKeys = new Float64Array(0);
+  recKeys = new Float64Array(0);
+  recIdx = new Uint32Array(0);
+  recMasks = new Uint32Array(0);
   bounds = new Uint32Array(0);
   left = new Float64Array(0);
   rows = new Float64Array(0);
   /** The queue that comes first (smallest key, then index), set by the scan. */
   first = 0;
+  /** The largest key, set by the scan. */
+  most = 0;
   readonly radix = new RadixScratch();
   ensure(n: number, k: number): void {
     if (this.keys.length < n) {
@@ -34,9 +39,11 @@ export class SrptScratch {
       this.caps = new Float64Array(c);
       this.masks = new Uint32Array(c);
       this.ids = new Uint32Array(c);
-      this.order = new Uint32Array(c);
-      this.orderMasks = new Uint32Array(c);
-      this.bounds = new Uint32Array(bucketCountFor(c) + 1);
+      this.idKeys = new Float64Array(c);
+      this.recKeys = new Float64Array(c);
+      this.recIdx = new Uint32Array(c);
+      this.recMasks = new Uint32Array(c);
+      this.bounds = new Uint32Array(recordBucketCountFor(c) + 1);
     }
     if (this.left.length < k) {
       this.left = new Float64Array(k);
@@ -53,7 +60,7 @@ export function srptKernel(
   s: SrptScratch,
 ): Status {
   s.ensure(n, k);
-  const { keys, masks, order, orderMasks, left, ids, bounds } = s;
+  const { keys, masks, left, ids, idKeys, recKeys, recIdx, recMasks, bounds } = s;
   for (let r = 0; r < k; r++) {
     const c = cap[r];
     if (!(c > 0) || !isFiniteF64(c)) return fail(s, Status.Capacity, r);
@@ -74,18 +81,20 @@ export function srptKernel(
   ids[0] = first;
   let zero = serveBlock(0, 1, k, want, s, outLambda, 0, false);
   // the others bucket by bucket in key order; only the queues not yet blocked are sorted
-  const nb = bucketAllByKey(n, keys, masks, order, orderMasks, bounds);
+  // (the keys' high words range from the smallest key's, the first queue's, to the largest's)
+  const nb = bucketRecordsByKey(n, keys, masks, highWord(keys[first]), highWord(s.most), recKeys, recIdx, recMasks, bounds);
   let c = 0;
   for (let b = 0; b < nb; b++) {
     const e = bounds[b + 1];
     const c0 = c;
     for (let j = bounds[b]; j < e; j++) {
-      const i = order[j];
-      const m = orderMasks[j];
+      const i = recIdx[j];
+      const m = recMasks[j];
       ids[c] = i;
+      idKeys[c] = recKeys[j];
       if (m !== 0 && (m & zero) === 0 && i !== first) c++;
     }
-    if (c - c0 > 1) sortRangeByKey(ids, c0, c - c0, keys, s.radix);
+    if (c - c0 > 1) sortPairsByKey(idKeys, ids, c0, c - c0, s.radix);
     if (c >= BLOCK) {
       zero = serveBlock(0, c, k, want, s, outLambda, zero, true);
       c = 0;
@@ -100,7 +109,7 @@ export function srptKernel(
 function scanRows(n: number, k: number, cap: Float64Array, want: Float64Array, rate: Float64Array, remaining: Float64Array, s: SrptScratch): Status {
   const { keys, caps, masks } = s;
   const big = Number.MAX_VALUE;
-  let least = Infinity;
+  let least = Infinity, most = 0;
   s.first = 0;
   for (let i = 0; i < n; i++) {
     const base = i * k;
@@ -123,11 +132,21 @@ function scanRows(n: number, k: number, cap: Float64Array, want: Float64Array, r
       least = key;
       s.first = i;
     }
+    if (key > most) most = key;
     caps[i] = any ? capLam : 0;
     // a -0 anywhere: never skip the row (assembly/srpt.ts flags it the same way)
     masks[i] = 1 / low < 0 ? FULL : mask;
   }
+  s.most = most;
   return Status.OK;
+}
+
+const conv = new Float64Array(1);
+const convWords = new Uint32Array(conv.buffer);
+/** The high 32 bits of x's bit pattern (little-endian: word 1). */
+function highWord(x: number): number {
+  conv[0] = x;
+  return convWords[1];
 }
 
 /** Row i has a bad entry: the first one (want, rate, remaining at each flat index in turn). */
