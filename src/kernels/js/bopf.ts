@@ -1,0 +1,317 @@
+// Pure-TS twin of assembly/bopf.ts (the BoPF admission of a batch of queues over columns,
+// and the allocation round's uncontended allocation-only pass; the algorithm, worked
+// examples and edge values are documented there). The same operations in the same order
+// (the K divisions volume / window, toleratedCount's divisions, the same sums), so the two
+// backends agree bit for bit; BopfAdmissionControl.admitBatch without an engine calls
+// bopfAdmitKernel directly over its own arrays.
+import { Status } from "../status.js";
+
+const HARD = 0, SOFT = 1, ELASTIC = 2, REJECTED = 3;
+const R_SAFETY = 0, R_FAIRNESS = 1, R_RESOURCE = 2, R_ALL_HELD = 3;
+const NORMAL = 2 ** -1000, SLACK = 1 - 2 ** -51, TWO50 = 2 ** 50;
+const EXHAUSTED = 1e-12, W_MIN = 2 ** -900, W_MAX = 2 ** 900, MAXF = Number.MAX_VALUE, TWO_M48 = 2 ** -48;
+
+/** The kernels' scratch (K-sized sums, N live flags) and the error index. */
+export class BopfScratch {
+  errIndex = -1;
+  live = new Uint8Array(0);
+  need = new Float64Array(0);
+  sums = new Float64Array(0);
+  left = new Float64Array(0);
+  thr = new Float64Array(0);
+  sum3 = new Float64Array(0);
+  sum4 = new Float64Array(0);
+  /** the binding resource of the last tolerance() call */
+  bind = -1;
+  ensure(n: number, k: number): void {
+    if (this.live.length < n) this.live = new Uint8Array(Math.max(n, this.live.length * 2));
+    if (this.need.length < k) {
+      this.need = new Float64Array(k); this.sums = new Float64Array(k); this.left = new Float64Array(k);
+      this.thr = new Float64Array(k); this.sum3 = new Float64Array(k); this.sum4 = new Float64Array(k);
+    }
+  }
+}
+
+/** bursts.ts toleratedCount, the same divisions. */
+function toleratedCount(d: number, fair: number): number {
+  if (!(d > 0)) return Infinity;
+  let m = Math.floor(fair / d);
+  if (!(m < TWO50)) return m;
+  while (m >= 1 && !(d <= fair / m)) m -= 1;
+  while (d <= fair / (m + 1)) m += 1;
+  return m;
+}
+
+/** assembly/bopf.ts tolerance: the binding resource is left in s.bind. */
+function tolerance(k: number, cap: Float64Array, volume: Float64Array, src: number, period: number, s: BopfScratch): number {
+  let best = -1, bv = 0, bf = 0;
+  for (let r = 0; r < k; r++) {
+    const v = volume[src + r];
+    if (!(v > 0)) continue;
+    const f = cap[r] * period;
+    if (best < 0 || f * bv < bf * v) {
+      best = r; bv = v; bf = f;
+    }
+  }
+  let tol = Infinity, bind = -1;
+  if (best >= 0) {
+    const mStar = toleratedCount(bv, bf);
+    const filter = mStar < TWO50;
+    const next = mStar + 1;
+    for (let r = 0; r < k; r++) {
+      const v = volume[src + r];
+      if (!(v > 0)) continue;
+      const f = cap[r] * period;
+      if (filter && r !== best && v >= NORMAL && f >= NORMAL && v * next <= f * SLACK) continue;
+      const m = r === best ? mStar : toleratedCount(v, f);
+      if (m < tol) {
+        tol = m;
+        bind = r;
+      }
+    }
+  }
+  s.bind = bind;
+  return tol;
+}
+
+function fin(x: number): boolean {
+  return x - x === 0;
+}
+
+function badRow(
+  i: number, k: number, kind: Uint8Array, start: Float64Array, period: Float64Array, window: Float64Array, count: Float64Array, volume: Float64Array, s: BopfScratch,
+): number {
+  s.errIndex = i;
+  if (kind[i] !== 1) return Status.BopfKind;
+  const st = start[i], p = period[i], w = window[i], c = count[i];
+  if (!fin(st)) return Status.BopfStart;
+  if (!(p > 0 && fin(p))) return Status.BopfPeriod;
+  if (!(w > 0 && fin(w))) return Status.BopfWindow;
+  if (!(c >= 0 && Math.floor(c) === c && fin(c))) return Status.BopfCount;
+  for (let r = 0; r < k; r++) {
+    const v = volume[i * k + r];
+    if (!(v >= 0 && fin(v))) {
+      s.errIndex = i * k + r;
+      return Status.BopfVolume;
+    }
+  }
+  return Status.OK;
+}
+
+/** assembly/bopf.ts bopfAdmit over typed arrays (rate, tol, bind: admission rows from 0). */
+export function bopfAdmitKernel(
+  n: number, k: number, cap: Float64Array, bound: Float64Array, hard: Float64Array, state: Float64Array,
+  kind: Uint8Array, start: Float64Array, period: Float64Array, window: Float64Array, count: Float64Array, volume: Float64Array,
+  cls: Uint8Array, reason: Uint8Array, id: Int32Array, rate: Float64Array, tol: Float64Array, bind: Int32Array, s: BopfScratch,
+): number {
+  s.errIndex = -1;
+  s.ensure(n, k);
+  const need = s.need, sums = s.sums;
+  for (let r = 0; r < k; r++) sums[r] = hard[r];
+  let m = state[0];
+  let minTol = state[1];
+  const nbopf = state[2] !== 0;
+  const id0 = state[3] | 0;
+  let j = 0;
+  for (let i = 0; i < n; i++) {
+    const kd = kind[i];
+    const row = j * k;
+    let t = Infinity, b = -1;
+    const isLQ = kd === 1;
+    if (isLQ) {
+      const st = start[i], pe = period[i], w = window[i], c = count[i];
+      const vol = i * k;
+      let ok = st - st === 0 && pe > 0 && pe - pe === 0 && w > 0 && w - w === 0 && c >= 0 && Math.floor(c) === c && c - c === 0;
+      for (let r = 0; r < k; r++) {
+        const v = volume[vol + r];
+        if (!(v >= 0 && v - v === 0)) ok = false;
+      }
+      if (!ok) return badRow(i, k, kind, start, period, window, count, volume, s);
+      if (c > 0) {
+        for (let r = 0; r < k; r++) rate[row + r] = volume[vol + r] / w;
+        t = tolerance(k, cap, volume, vol, pe, s);
+        b = s.bind;
+      } else {
+        for (let r = 0; r < k; r++) rate[row + r] = 0;
+      }
+    } else if (kd === 0) {
+      for (let r = 0; r < k; r++) rate[row + r] = 0;
+    } else {
+      return badRow(i, k, kind, start, period, window, count, volume, s);
+    }
+    const m1 = m + 1;
+    if (minTol < m1) {
+      cls[i] = REJECTED;
+      reason[i] = R_SAFETY;
+      id[i] = -1;
+      continue;
+    }
+    let c = ELASTIC, why = R_ALL_HELD;
+    if (isLQ) {
+      if (!(t >= m1)) {
+        why = R_FAIRNESS;
+      } else {
+        c = HARD;
+        for (let r = 0; r < k; r++) {
+          const x = sums[r] + rate[row + r];
+          need[r] = x;
+          if (x > bound[r]) {
+            c = nbopf ? ELASTIC : SOFT;
+            why = R_RESOURCE;
+            break;
+          }
+        }
+        if (c === HARD) for (let r = 0; r < k; r++) sums[r] = need[r];
+      }
+    }
+    cls[i] = c;
+    reason[i] = why;
+    id[i] = id0 + j;
+    tol[j] = t;
+    bind[j] = b;
+    if (c <= SOFT && t < minTol) minTol = t;
+    m += 1;
+    j++;
+  }
+  for (let r = 0; r < k; r++) hard[r] = sums[r];
+  state[0] = m;
+  state[1] = minTol;
+  state[4] = j;
+  return Status.OK;
+}
+
+function clearlyFits(sum: Float64Array, avail: Float64Array, cap: Float64Array, k: number, n: number): boolean {
+  const margin = 1 + (n + 16) * TWO_M48;
+  for (let r = 0; r < k; r++) {
+    const a = avail[r];
+    if (!(a > cap[r] * EXHAUSTED) || !(sum[r] * margin < a)) return false;
+  }
+  return true;
+}
+
+function badCell(
+  i: number, k: number, c: number, hasG: boolean, rrow: number, want: Float64Array, weight: Float64Array | null, rate: Float64Array, rem: Float64Array, s: BopfScratch,
+): number {
+  s.errIndex = i;
+  if (c > REJECTED) return Status.BopfClass;
+  for (let r = 0; r < k; r++) {
+    const x = want[i * k + r];
+    if (!(x >= 0 && fin(x))) {
+      s.errIndex = i * k + r;
+      return Status.Demand;
+    }
+  }
+  if (weight !== null) {
+    const w = weight[i];
+    if (!(w > 0 && fin(w))) return Status.Weight;
+  }
+  if (hasG) {
+    for (let r = 0; r < k; r++) {
+      const x = rate[rrow + r], y = rem[i * k + r];
+      s.errIndex = i * k + r;
+      if (!(x >= 0 && fin(x))) return Status.Rate;
+      if (!(y >= 0 && fin(y))) return Status.Volume;
+    }
+  }
+  return Status.OK;
+}
+
+/**
+ * assembly/bopf.ts bopfAllocate over typed arrays: Status.OK with the allocation in `alloc`,
+ * Status.BopfGeneral, or an error status (index in s.errIndex). `kind`, `id` and `state`
+ * are read only with flag bit 1; `weight` only with bit 0.
+ */
+export function bopfAllocateKernel(
+  n: number, k: number, flags: number, cap: Float64Array, cls: Uint8Array, hasGuarantee: Uint8Array, kind: Uint8Array, id: Int32Array, state: Float64Array,
+  want: Float64Array, rate: Float64Array, rem: Float64Array, weight: Float64Array, alloc: Float64Array, s: BopfScratch,
+): number {
+  s.errIndex = -1;
+  if (n === 0) return Status.OK;
+  s.ensure(n, k);
+  const { live, left, thr, sum3, sum4 } = s;
+  const useW = (flags & 1) !== 0 ? weight : null;
+  const after = (flags & 2) !== 0;
+  const id0 = after ? state[3] | 0 : 0;
+  for (let r = 0; r < k; r++) {
+    const c = cap[r];
+    left[r] = c;
+    thr[r] = c * EXHAUSTED;
+    sum3[r] = 0;
+    sum4[r] = 0;
+  }
+  let anyG = false, wild = false;
+  for (let i = 0; i < n; i++) {
+    const c = cls[i];
+    const base = i * k;
+    let hasG: boolean;
+    let rrow = base;
+    if (after) {
+      hasG = c <= SOFT && kind[i] === 1;
+      if (hasG) rrow = (id[i] - id0) * k;
+    } else {
+      hasG = hasGuarantee[i] !== 0;
+    }
+    if (c > REJECTED) return badCell(i, k, c, hasG, rrow, want, useW, rate, rem, s);
+    let ok = true, g = false;
+    if (hasG) {
+      const guaranteed = c <= SOFT;
+      for (let r = 0; r < k; r++) {
+        const x = rate[rrow + r], y = rem[base + r];
+        if (!(x >= 0 && x <= MAXF && y >= 0 && y <= MAXF)) ok = false;
+        if (guaranteed && y > 0) g = true;
+      }
+    }
+    live[i] = g ? 1 : 0;
+    if (g) {
+      anyG = true;
+      if (c === SOFT && ok) return Status.BopfGeneral;
+    }
+    const hardLive = g && c === HARD;
+    const elastic = c !== REJECTED && !g;
+    for (let r = 0; r < k; r++) {
+      const x = base + r, w = want[x];
+      if (!(w >= 0 && w <= MAXF)) ok = false;
+      let a = 0;
+      if (hardLive) {
+        const l = left[r];
+        a = Math.min(Math.min(rate[rrow + r], w), l);
+        left[r] = l - a;
+      }
+      alloc[x] = a;
+      if (elastic && w > thr[r]) sum3[r] = sum3[r] + w;
+    }
+    if (useW !== null) {
+      const wt = useW[i];
+      if (!(wt > 0 && fin(wt))) ok = false;
+      if (!(wt >= W_MIN && wt <= W_MAX)) wild = true;
+    }
+    if (!ok) return badCell(i, k, c, hasG, rrow, want, useW, rate, rem, s);
+  }
+  if (wild || !clearlyFits(sum3, left, cap, k, n)) return Status.BopfGeneral;
+  for (let i = 0; i < n; i++) {
+    const c = cls[i];
+    const base = i * k;
+    const eligible = c !== REJECTED && live[i] === 0;
+    const spare = anyG && c !== REJECTED;
+    for (let r = 0; r < k; r++) {
+      const x = base + r;
+      const w = want[x], a = alloc[x], th = thr[r];
+      const e = eligible && w > th ? w : 0;
+      let sp = 0;
+      if (spare) {
+        const u = w - a - e;
+        if (u > th) {
+          sum4[r] = sum4[r] + u;
+          sp = u;
+        }
+      }
+      alloc[x] = a + e + sp;
+    }
+  }
+  if (anyG) {
+    const mm = (n + 16) * TWO_M48;
+    for (let r = 0; r < k; r++) left[r] = left[r] * (1 - mm) - sum3[r] * (1 + mm);
+    if (!clearlyFits(sum4, left, cap, k, n)) return Status.BopfGeneral;
+  }
+  return Status.OK;
+}
