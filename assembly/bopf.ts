@@ -247,7 +247,7 @@ export function bopfAdmit(
   return true;
 }
 
-/** Row i's first bad cell in validateRow's order (class, want, weight, rate/remaining); index in the error slot. */
+/** Row i's first bad cell in validateRow's order (class, want, weight, rate/remaining); index in the error slot, or OK. */
 function badCell(
   i: i32, k: i32, c: u8, hasG: bool, rrow: i32, want: usize, weight: usize, rate: usize, rem: usize, scratch: usize,
 ): i32 {
@@ -272,13 +272,49 @@ function badCell(
       if (!(y >= 0 && isFiniteF64(y))) return E_VOLUME;
     }
   }
-  return OK; // not reached
+  return OK;
+}
+
+/**
+ * The first bad row's status (cold: the pass only accumulates whether every cell is
+ * fine, and looks for the culprit once something is not).
+ */
+function firstBad(
+  n: i32, k: i32, after: bool, id0: i32, cls: usize, hasGuarantee: usize, kind: usize, id: usize,
+  want: usize, rate: usize, rem: usize, weight: usize, scratch: usize,
+): i32 {
+  for (let i = 0; i < n; i++) {
+    const c = ldb(cls, i);
+    let hasG: bool;
+    let rrow = i * k;
+    if (after) {
+      hasG = c <= SOFT && ldb(kind, i) == 1;
+      if (hasG) rrow = (load<i32>(id + (<usize>i << 2)) - id0) * k;
+    } else {
+      hasG = ldb(hasGuarantee, i) != 0;
+    }
+    const code = badCell(i, k, c, hasG, rrow, want, weight, rate, rem, scratch);
+    if (code != OK) return code;
+  }
+  store<i32>(scratch, -1);
+  return OK;
 }
 
 /**
  * The allocation-only pass (header): OK with the allocation in `alloc`, BOPF_GENERAL when
  * the round needs the general path, or a status with the index in the error slot.
  * `kind`, `id` and `state` (id0 in [3]) are read only with flag bit 1.
+ *
+ * One pass over the rows (allocate.ts runs firstPass, then wholeElasticBase; fused here):
+ * per cell, with a = the hard LQ's constant rate (step 1), e = the elastic demand above
+ * the residue threshold (step 3 whole), u = w - a - e and sp = u above the threshold
+ * (step 4 whole), alloc = a + e + sp, sum3 += e, sum4 += sp. wholeElasticBase counts sp
+ * only when some guarantee is live; without one every row has a = 0, so u = w - e is 0
+ * (e = w) or at most the threshold (e = 0) and sp = 0 anyway: the same numbers. Adding a
+ * +0 where the TS pass adds nothing changes no sum (they start at +0 and only grow). Two
+ * resources per f64x2 lane pair (an odd K's last one alone); each lane does the scalar
+ * operations, so the twin's scalar loop gives the same bits. Validation is accumulated
+ * (one mask) and the first bad row looked up only when the mask says so.
  */
 export function bopfAllocate(
   n: i32, k: i32, flags: i32, cap: usize, cls: usize, hasGuarantee: usize, kind: usize, id: usize, state: usize,
@@ -299,78 +335,94 @@ export function bopfAllocate(
     stf(sum3, r, 0);
     stf(sum4, r, 0);
   }
-  // pass 1 (allocate.ts firstPass): validation, live guarantees, step 1, step 3's demand sums
+  const kp = k & ~1; // resources in lane pairs; an odd K's last one alone
+  const rowBytes = <usize>k << 3;
+  const zero = f64x2.splat(0), maxv = f64x2.splat(MAXF), ones = i64x2.splat(-1);
+  let okAcc = ones;
   let anyG = false, wild = false;
   for (let i = 0; i < n; i++) {
     const c = ldb(cls, i);
-    const base = i * k;
+    if (c > REJECTED) return firstBad(n, k, after, id0, cls, hasGuarantee, kind, id, want, rate, rem, useW, scratch);
+    const rowOff = <usize>i * rowBytes;
     let hasG: bool;
-    let rrow = base;
+    let rateRow = rate + rowOff;
     if (after) {
       hasG = c <= SOFT && ldb(kind, i) == 1;
-      if (hasG) rrow = (load<i32>(id + (<usize>i << 2)) - id0) * k;
+      if (hasG) rateRow = rate + <usize>(load<i32>(id + (<usize>i << 2)) - id0) * rowBytes;
     } else {
       hasG = ldb(hasGuarantee, i) != 0;
     }
-    if (c > REJECTED) return badCell(i, k, c, hasG, rrow, want, useW, rate, rem, scratch);
-    let ok = true, g = false;
+    let g = false;
     if (hasG) {
-      const guaranteed = c <= SOFT;
-      for (let r = 0; r < k; r++) {
-        const x = ldf(rate, rrow + r), y = ldf(rem, base + r);
-        if (!(x >= 0 && x <= MAXF && y >= 0 && y <= MAXF)) ok = false;
-        if (guaranteed && y > 0) g = true;
+      const remRow = rem + rowOff;
+      let pos = zero;
+      for (let r = 0; r < kp; r += 2) {
+        const o = <usize>r << 3;
+        const x = v128.load(rateRow + o), y = v128.load(remRow + o);
+        okAcc = v128.and(okAcc, v128.and(v128.and(f64x2.ge(x, zero), f64x2.le(x, maxv)), v128.and(f64x2.ge(y, zero), f64x2.le(y, maxv))));
+        pos = v128.or(pos, f64x2.gt(y, zero));
       }
+      if (kp < k) {
+        const x = ldf(rateRow, kp), y = ldf(remRow, kp);
+        if (!(x >= 0 && x <= MAXF && y >= 0 && y <= MAXF)) okAcc = zero;
+        if (y > 0) pos = ones;
+      }
+      g = c <= SOFT && v128.any_true(pos);
     }
     stb(live, i, g ? 1 : 0);
     if (g) {
       anyG = true;
-      // a live soft LQ: SRPT (step 2) is the general path's
-      if (c == SOFT && ok) return BOPF_GENERAL;
+      // a live soft LQ: SRPT (step 2) is the general path's (which also validates)
+      if (c == SOFT) return BOPF_GENERAL;
     }
     const hardLive = g && c == HARD;
-    const elastic = c != REJECTED && !g;
-    for (let r = 0; r < k; r++) {
-      const x = base + r, w = ldf(want, x);
-      if (!(w >= 0 && w <= MAXF)) ok = false;
+    const eM = c != REJECTED && !g ? ones : zero; // step 3's rows
+    const nM = c != REJECTED ? ones : zero; // step 4's rows
+    const wantRow = want + rowOff, allocRow = alloc + rowOff;
+    for (let r = 0; r < kp; r += 2) {
+      const o = <usize>r << 3;
+      const w = v128.load(wantRow + o), th = v128.load(thr + o);
+      okAcc = v128.and(okAcc, v128.and(f64x2.ge(w, zero), f64x2.le(w, maxv)));
+      let a = zero;
+      if (hardLive) {
+        const l = v128.load(left + o);
+        a = f64x2.min(f64x2.min(v128.load(rateRow + o), w), l);
+        v128.store(left + o, f64x2.sub(l, a));
+      }
+      const e = v128.and(w, v128.and(eM, f64x2.gt(w, th)));
+      v128.store(sum3 + o, f64x2.add(v128.load(sum3 + o), e));
+      const u = f64x2.sub(f64x2.sub(w, a), e);
+      const sp = v128.and(u, v128.and(nM, f64x2.gt(u, th)));
+      v128.store(sum4 + o, f64x2.add(v128.load(sum4 + o), sp));
+      v128.store(allocRow + o, f64x2.add(f64x2.add(a, e), sp));
+    }
+    if (kp < k) {
+      const w = ldf(wantRow, kp), th = ldf(thr, kp);
+      if (!(w >= 0 && w <= MAXF)) okAcc = zero;
       let a: f64 = 0;
       if (hardLive) {
-        const l = ldf(left, r);
-        a = min(min(ldf(rate, rrow + r), w), l);
-        stf(left, r, l - a);
+        const l = ldf(left, kp);
+        a = min(min(ldf(rateRow, kp), w), l);
+        stf(left, kp, l - a);
       }
-      stf(alloc, x, a);
-      if (elastic && w > ldf(thr, r)) stf(sum3, r, ldf(sum3, r) + w);
+      const e: f64 = c != REJECTED && !g && w > th ? w : 0;
+      stf(sum3, kp, ldf(sum3, kp) + e);
+      const u = w - a - e;
+      const sp: f64 = c != REJECTED && u > th ? u : 0;
+      stf(sum4, kp, ldf(sum4, kp) + sp);
+      stf(allocRow, kp, a + e + sp);
     }
     if (useW != 0) {
       const wt = ldf(useW, i);
-      if (!(wt > 0 && isFiniteF64(wt))) ok = false;
+      if (!(wt > 0 && isFiniteF64(wt))) okAcc = zero;
       if (!(wt >= W_MIN && wt <= W_MAX)) wild = true;
     }
-    if (!ok) return badCell(i, k, c, hasG, rrow, want, useW, rate, rem, scratch);
+  }
+  if (!i64x2.all_true(okAcc)) {
+    const code = firstBad(n, k, after, id0, cls, hasGuarantee, kind, id, want, rate, rem, useW, scratch);
+    if (code != OK) return code;
   }
   if (wild || !clearlyFits(sum3, left, cap, k, n)) return BOPF_GENERAL;
-  // pass 2 (wholeElasticBase): steps 3 and 4 whole, added to the allocation
-  for (let i = 0; i < n; i++) {
-    const c = ldb(cls, i);
-    const base = i * k;
-    const eligible = c != REJECTED && ldb(live, i) == 0;
-    const spare = anyG && c != REJECTED;
-    for (let r = 0; r < k; r++) {
-      const x = base + r;
-      const w = ldf(want, x), a = ldf(alloc, x), th = ldf(thr, r);
-      const e = eligible && w > th ? w : 0;
-      let sp: f64 = 0;
-      if (spare) {
-        const u = w - a - e;
-        if (u > th) {
-          stf(sum4, r, ldf(sum4, r) + u);
-          sp = u;
-        }
-      }
-      stf(alloc, x, a + e + sp);
-    }
-  }
   if (anyG) {
     // leftBound (allocate.ts): a lower bound of what step 3 leaves, then clearlyFits on it
     const mm = <f64>(n + 16) * TWO_M48;

@@ -216,10 +216,33 @@ function badCell(
   return Status.OK;
 }
 
+/** assembly/bopf.ts firstBad: the first bad row's status (index in s.errIndex), or OK. */
+function firstBad(
+  n: number, k: number, after: boolean, id0: number, cls: Uint8Array, hasGuarantee: Uint8Array, kind: Uint8Array, id: Int32Array,
+  want: Float64Array, rate: Float64Array, rem: Float64Array, weight: Float64Array | null, s: BopfScratch,
+): number {
+  for (let i = 0; i < n; i++) {
+    const c = cls[i];
+    let hasG: boolean;
+    let rrow = i * k;
+    if (after) {
+      hasG = c <= SOFT && kind[i] === 1;
+      if (hasG) rrow = (id[i] - id0) * k;
+    } else {
+      hasG = hasGuarantee[i] !== 0;
+    }
+    const code = badCell(i, k, c, hasG, rrow, want, weight, rate, rem, s);
+    if (code !== Status.OK) return code;
+  }
+  s.errIndex = -1;
+  return Status.OK;
+}
+
 /**
- * assembly/bopf.ts bopfAllocate over typed arrays: Status.OK with the allocation in `alloc`,
- * Status.BopfGeneral, or an error status (index in s.errIndex). `kind`, `id` and `state`
- * are read only with flag bit 1; `weight` only with bit 0.
+ * assembly/bopf.ts bopfAllocate over typed arrays (the fused single pass, one resource at a
+ * time where the kernel takes two per lane pair: the same operations per cell): Status.OK
+ * with the allocation in `alloc`, Status.BopfGeneral, or an error status (index in
+ * s.errIndex). `kind`, `id` and `state` are read only with flag bit 1; `weight` only with bit 0.
  */
 export function bopfAllocateKernel(
   n: number, k: number, flags: number, cap: Float64Array, cls: Uint8Array, hasGuarantee: Uint8Array, kind: Uint8Array, id: Int32Array, state: Float64Array,
@@ -239,9 +262,10 @@ export function bopfAllocateKernel(
     sum3[r] = 0;
     sum4[r] = 0;
   }
-  let anyG = false, wild = false;
+  let ok = true, anyG = false, wild = false;
   for (let i = 0; i < n; i++) {
     const c = cls[i];
+    if (c > REJECTED) return firstBad(n, k, after, id0, cls, hasGuarantee, kind, id, want, rate, rem, useW, s);
     const base = i * k;
     let hasG: boolean;
     let rrow = base;
@@ -251,25 +275,27 @@ export function bopfAllocateKernel(
     } else {
       hasG = hasGuarantee[i] !== 0;
     }
-    if (c > REJECTED) return badCell(i, k, c, hasG, rrow, want, useW, rate, rem, s);
-    let ok = true, g = false;
+    let g = false;
     if (hasG) {
-      const guaranteed = c <= SOFT;
+      let pos = false;
       for (let r = 0; r < k; r++) {
         const x = rate[rrow + r], y = rem[base + r];
         if (!(x >= 0 && x <= MAXF && y >= 0 && y <= MAXF)) ok = false;
-        if (guaranteed && y > 0) g = true;
+        if (y > 0) pos = true;
       }
+      g = c <= SOFT && pos;
     }
     live[i] = g ? 1 : 0;
     if (g) {
       anyG = true;
-      if (c === SOFT && ok) return Status.BopfGeneral;
+      if (c === SOFT) return Status.BopfGeneral;
     }
     const hardLive = g && c === HARD;
     const elastic = c !== REJECTED && !g;
+    const notRejected = c !== REJECTED;
     for (let r = 0; r < k; r++) {
-      const x = base + r, w = want[x];
+      const x = base + r;
+      const w = want[x], th = thr[r];
       if (!(w >= 0 && w <= MAXF)) ok = false;
       let a = 0;
       if (hardLive) {
@@ -277,37 +303,24 @@ export function bopfAllocateKernel(
         a = Math.min(Math.min(rate[rrow + r], w), l);
         left[r] = l - a;
       }
-      alloc[x] = a;
-      if (elastic && w > thr[r]) sum3[r] = sum3[r] + w;
+      const e = elastic && w > th ? w : 0;
+      sum3[r] = sum3[r] + e;
+      const u = w - a - e;
+      const sp = notRejected && u > th ? u : 0;
+      sum4[r] = sum4[r] + sp;
+      alloc[x] = a + e + sp;
     }
     if (useW !== null) {
       const wt = useW[i];
       if (!(wt > 0 && fin(wt))) ok = false;
       if (!(wt >= W_MIN && wt <= W_MAX)) wild = true;
     }
-    if (!ok) return badCell(i, k, c, hasG, rrow, want, useW, rate, rem, s);
+  }
+  if (!ok) {
+    const code = firstBad(n, k, after, id0, cls, hasGuarantee, kind, id, want, rate, rem, useW, s);
+    if (code !== Status.OK) return code;
   }
   if (wild || !clearlyFits(sum3, left, cap, k, n)) return Status.BopfGeneral;
-  for (let i = 0; i < n; i++) {
-    const c = cls[i];
-    const base = i * k;
-    const eligible = c !== REJECTED && live[i] === 0;
-    const spare = anyG && c !== REJECTED;
-    for (let r = 0; r < k; r++) {
-      const x = base + r;
-      const w = want[x], a = alloc[x], th = thr[r];
-      const e = eligible && w > th ? w : 0;
-      let sp = 0;
-      if (spare) {
-        const u = w - a - e;
-        if (u > th) {
-          sum4[r] = sum4[r] + u;
-          sp = u;
-        }
-      }
-      alloc[x] = a + e + sp;
-    }
-  }
   if (anyG) {
     const mm = (n + 16) * TWO_M48;
     for (let r = 0; r < k; r++) left[r] = left[r] * (1 - mm) - sum3[r] * (1 + mm);
