@@ -57,10 +57,9 @@ import {
 
 const HARD: u8 = 0, SOFT: u8 = 1, ELASTIC: u8 = 2, REJECTED: u8 = 3;
 const R_SAFETY: u8 = 0, R_FAIRNESS: u8 = 1, R_RESOURCE: u8 = 2, R_ALL_HELD: u8 = 3;
-// batchTolerance's bounds (admission.ts): products of normal numbers round within 2^-53
-const NORMAL: f64 = 9.332636185032189e-302; // 2^-1000
-const SLACK: f64 = 1 - 4.440892098500626e-16; // 1 - 2^-51
 const TWO50: f64 = 1125899906842624; // 2^50
+const TWO40: f64 = 1099511627776; // 2^40
+const TWO_M30: f64 = 9.313225746154785e-10; // 2^-30
 // drf-over.ts: a remainder below C * EXHAUSTED is float residue; the fast path's weights
 const EXHAUSTED: f64 = 1e-12;
 const W_MIN: f64 = 1.1870372719225597e-271; // 2^-900
@@ -86,41 +85,66 @@ function toleratedCount(d: f64, fair: f64): f64 {
   return m;
 }
 
+/**
+ * Whether toleratedCount's fix-ups cannot move m = floor(q), q = fl(fair / d) (its first
+ * division): q < 2^40, q not an integer and at least (m + 1) 2^-30 below m + 1. Why: q is
+ * within ulp(q) / 2 of rho = fair / d, and q - m, a positive multiple of ulp(q), is at
+ * least ulp(q), so rho > m and fl(fair / m) >= d (no decrement); rho <= q + (m + 1) 2^-52,
+ * so fair / (m + 1) < d (1 - 2^-31) and its rounding stays below d (no increment). Then
+ * toleratedCount(d, fair) = m with one division instead of three. Example: d = 3000,
+ * fair = 15000 * 1.3: q = 6.5, m = 6, 7 - 6.5 >= 7 * 2^-30: 6. Edge values: q integral
+ * (d divides fair: the fix-ups decide), q within 2^-30 (m + 1) below an integer, q >= 2^40,
+ * NaN or infinite: not fast, the full count runs.
+ */
+@inline function fastCount(q: f64, m: f64): bool {
+  return q < TWO40 && q > m && (m + 1) - q >= (m + 1) * TWO_M30;
+}
+
+/** The tolerance lanes (d = v, fair = f, first division q): toleratedCount, the fast way when fastCount holds. */
+@inline function laneCount(v: f64, f: f64, q: f64): f64 {
+  const m = Math.floor(q);
+  return fastCount(q, m) ? m : toleratedCount(v, f);
+}
+
 // the binding resource of the last tolerance() call
 let lastBind: i32 = -1;
 
 /**
  * min over r of toleratedCount(v[r], C[r] * period) and the first r attaining it (in
- * lastBind): admission.ts batchTolerance, step for step (a candidate by cross-multiplied
- * comparison, its exact count, then the others counted only when they might bind).
+ * lastBind), as bursts.ts periodicSummary: the first divisions two resources per lane
+ * pair, each count exact (fastCount, or the full count). Resources with v = 0 tolerate
+ * any count and never bind.
  */
-function tolerance(k: i32, cap: usize, vol: usize, period: f64): f64 {
-  let best = -1;
-  let bv: f64 = 0, bf: f64 = 0;
-  for (let r = 0; r < k; r++) {
-    const v = ldf(vol, r);
-    if (!(v > 0)) continue;
-    const f = ldf(cap, r) * period;
-    if (best < 0 || f * bv < bf * v) {
-      best = r; bv = v; bf = f;
-    }
-  }
+@inline function tolerance(k: i32, kp: i32, cap: usize, vol: usize, period: f64): f64 {
   let tol: f64 = Infinity;
   let bind = -1;
-  if (best >= 0) {
-    const mStar = toleratedCount(bv, bf);
-    const filter = mStar < TWO50;
-    const next = mStar + 1;
-    for (let r = 0; r < k; r++) {
-      const v = ldf(vol, r);
-      if (!(v > 0)) continue;
-      const f = ldf(cap, r) * period;
-      if (filter && r != best && v >= NORMAL && f >= NORMAL && v * next <= f * SLACK) continue;
-      const m = r == best ? mStar : toleratedCount(v, f);
-      if (m < tol) {
-        tol = m;
-        bind = r;
-      }
+  const pv = f64x2.splat(period);
+  for (let r = 0; r < kp; r += 2) {
+    const o = <usize>r << 3;
+    const v = v128.load(vol + o);
+    const f = f64x2.mul(v128.load(cap + o), pv);
+    const q = f64x2.div(f, v);
+    const v0 = f64x2.extract_lane(v, 0), v1 = f64x2.extract_lane(v, 1);
+    // the running minimum without branches (which resource binds is data, not a pattern)
+    if (v0 > 0) {
+      const m = laneCount(v0, f64x2.extract_lane(f, 0), f64x2.extract_lane(q, 0));
+      const lt = m < tol;
+      tol = select<f64>(m, tol, lt);
+      bind = select<i32>(r, bind, lt);
+    }
+    if (v1 > 0) {
+      const m = laneCount(v1, f64x2.extract_lane(f, 1), f64x2.extract_lane(q, 1));
+      const lt = m < tol;
+      tol = select<f64>(m, tol, lt);
+      bind = select<i32>(r + 1, bind, lt);
+    }
+  }
+  if (kp < k) {
+    const v = ldf(vol, kp);
+    if (v > 0) {
+      const f = ldf(cap, kp) * period;
+      const m = laneCount(v, f, f / v);
+      if (m < tol) { tol = m; bind = kp; }
     }
   }
   lastBind = bind;
@@ -150,7 +174,10 @@ function badRow(i: i32, k: i32, kind: usize, start: usize, period: usize, window
  * Admission of rows 0..n-1 (header). state (f64): in [0] M, [1] smallest guaranteed
  * tolerance (+Infinity: none), [2] variant (0 BoPF, 1 N-BoPF), [3] id0; out [0] M,
  * [1] the smallest guaranteed tolerance, [4] rows admitted. `hard` (K) is updated in place
- * only on OK. Returns OK or a status with the index in the first i32 of scratch.
+ * only on OK. Returns OK or a status with the index in the first i32 of scratch. Two
+ * resources per f64x2 lane pair (an odd K's last one alone): the validation, the rates
+ * volume / window, the tolerance's first divisions and the resource condition; each lane
+ * does the scalar operation, so the twin's scalar loops give the same bits.
  */
 export function bopfAdmit(
   n: i32, k: i32, cap: usize, bound: usize, hard: usize, state: usize,
@@ -166,31 +193,46 @@ export function bopfAdmit(
   let minTol = ldf(state, 1);
   const nbopf = ldf(state, 2) != 0;
   const id0 = <i32>ldf(state, 3);
+  const kp = k & ~1;
+  const rowBytes = <usize>k << 3;
+  const zero = f64x2.splat(0), maxv = f64x2.splat(MAXF);
   let j = 0; // admission row of the next admitted queue
   for (let i = 0; i < n; i++) {
     const kd = ldb(kind, i);
-    const row = rate + (<usize>(j * k) << 3);
+    const row = rate + <usize>j * rowBytes;
     let t: f64 = Infinity;
     let b = -1;
     const isLQ = kd == 1;
     if (isLQ) {
       const st = ldf(start, i), pe = ldf(period, i), w = ldf(window, i), c = ldf(count, i);
-      const vol = volume + (<usize>(i * k) << 3);
-      let ok = isFiniteF64(st) && pe > 0 && isFiniteF64(pe) && w > 0 && isFiniteF64(w) && c >= 0 && Math.floor(c) == c && isFiniteF64(c);
-      for (let r = 0; r < k; r++) {
-        const v = ldf(vol, r);
+      const vol = volume + <usize>i * rowBytes;
+      let okv = f64x2.splat(0); // lanes that fail
+      for (let r = 0; r < kp; r += 2) {
+        const v = v128.load(vol + (<usize>r << 3));
+        okv = v128.or(okv, v128.not(v128.and(f64x2.ge(v, zero), f64x2.le(v, maxv))));
+      }
+      let ok = isFiniteF64(st) && pe > 0 && isFiniteF64(pe) && w > 0 && isFiniteF64(w) && c >= 0 && Math.floor(c) == c && isFiniteF64(c) && !v128.any_true(okv);
+      if (kp < k) {
+        const v = ldf(vol, kp);
         if (!(v >= 0 && isFiniteF64(v))) ok = false;
       }
       if (!ok) return badRow(i, k, kind, start, period, window, count, volume, scratch);
       if (c > 0) {
-        for (let r = 0; r < k; r++) stf(row, r, ldf(vol, r) / w);
-        t = tolerance(k, cap, vol, pe);
+        const wv = f64x2.splat(w);
+        for (let r = 0; r < kp; r += 2) {
+          const o = <usize>r << 3;
+          v128.store(row + o, f64x2.div(v128.load(vol + o), wv));
+        }
+        if (kp < k) stf(row, kp, ldf(vol, kp) / w);
+        t = tolerance(k, kp, cap, vol, pe);
         b = lastBind;
       } else {
-        for (let r = 0; r < k; r++) stf(row, r, 0);
+        for (let r = 0; r < kp; r += 2) v128.store(row + (<usize>r << 3), zero);
+        if (kp < k) stf(row, kp, 0);
       }
     } else if (kd == 0) {
-      for (let r = 0; r < k; r++) stf(row, r, 0);
+      for (let r = 0; r < kp; r += 2) v128.store(row + (<usize>r << 3), zero);
+      if (kp < k) stf(row, kp, 0);
     } else {
       return badRow(i, k, kind, start, period, window, count, volume, scratch);
     }
@@ -207,18 +249,27 @@ export function bopfAdmit(
       if (!(t >= m1)) {
         why = R_FAIRNESS; // (2)
       } else {
-        // (3) the new hard sums, kept only if every resource passes
-        c = HARD;
-        for (let r = 0; r < k; r++) {
-          const x = ldf(sums, r) + ldf(row, r);
-          stf(need, r, x);
-          if (x > ldf(bound, r)) {
-            c = nbopf ? ELASTIC : SOFT;
-            why = R_RESOURCE;
-            break;
-          }
+        // (3) hard[r] + rate[r] <= bound[r] for every r: the new hard sums, kept only if so
+        let over = zero;
+        for (let r = 0; r < kp; r += 2) {
+          const o = <usize>r << 3;
+          const x = f64x2.add(v128.load(sums + o), v128.load(row + o));
+          v128.store(need + o, x);
+          over = v128.or(over, f64x2.gt(x, v128.load(bound + o)));
         }
-        if (c == HARD) for (let r = 0; r < k; r++) stf(sums, r, ldf(need, r));
+        let fits = !v128.any_true(over);
+        if (kp < k) {
+          const x = ldf(sums, kp) + ldf(row, kp);
+          stf(need, kp, x);
+          if (x > ldf(bound, kp)) fits = false;
+        }
+        if (fits) {
+          c = HARD;
+          for (let r = 0; r < k; r++) stf(sums, r, ldf(need, r));
+        } else {
+          c = nbopf ? ELASTIC : SOFT;
+          why = R_RESOURCE;
+        }
       }
     }
     stb(cls, i, c);

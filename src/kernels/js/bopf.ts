@@ -8,7 +8,7 @@ import { Status } from "../status.js";
 
 const HARD = 0, SOFT = 1, ELASTIC = 2, REJECTED = 3;
 const R_SAFETY = 0, R_FAIRNESS = 1, R_RESOURCE = 2, R_ALL_HELD = 3;
-const NORMAL = 2 ** -1000, SLACK = 1 - 2 ** -51, TWO50 = 2 ** 50;
+const TWO50 = 2 ** 50, TWO40 = 2 ** 40, TWO_M30 = 2 ** -30;
 const EXHAUSTED = 1e-12, W_MIN = 2 ** -900, W_MAX = 2 ** 900, MAXF = Number.MAX_VALUE, TWO_M48 = 2 ** -48;
 
 /** The kernels' scratch (K-sized sums, N live flags) and the error index. */
@@ -42,32 +42,24 @@ function toleratedCount(d: number, fair: number): number {
   return m;
 }
 
-/** assembly/bopf.ts tolerance: the binding resource is left in s.bind. */
+/** assembly/bopf.ts fastCount: toleratedCount's fix-ups cannot move m = floor(q) (proof there). */
+function fastCount(q: number, m: number): boolean {
+  return q < TWO40 && q > m && (m + 1) - q >= (m + 1) * TWO_M30;
+}
+
+/** assembly/bopf.ts tolerance, one resource at a time: the binding resource is left in s.bind. */
 function tolerance(k: number, cap: Float64Array, volume: Float64Array, src: number, period: number, s: BopfScratch): number {
-  let best = -1, bv = 0, bf = 0;
+  let tol = Infinity, bind = -1;
   for (let r = 0; r < k; r++) {
     const v = volume[src + r];
     if (!(v > 0)) continue;
     const f = cap[r] * period;
-    if (best < 0 || f * bv < bf * v) {
-      best = r; bv = v; bf = f;
-    }
-  }
-  let tol = Infinity, bind = -1;
-  if (best >= 0) {
-    const mStar = toleratedCount(bv, bf);
-    const filter = mStar < TWO50;
-    const next = mStar + 1;
-    for (let r = 0; r < k; r++) {
-      const v = volume[src + r];
-      if (!(v > 0)) continue;
-      const f = cap[r] * period;
-      if (filter && r !== best && v >= NORMAL && f >= NORMAL && v * next <= f * SLACK) continue;
-      const m = r === best ? mStar : toleratedCount(v, f);
-      if (m < tol) {
-        tol = m;
-        bind = r;
-      }
+    const q = f / v;
+    const mf = Math.floor(q);
+    const m = fastCount(q, mf) ? mf : toleratedCount(v, f);
+    if (m < tol) {
+      tol = m;
+      bind = r;
     }
   }
   s.bind = bind;
@@ -124,7 +116,7 @@ export function bopfAdmitKernel(
       let ok = st - st === 0 && pe > 0 && pe - pe === 0 && w > 0 && w - w === 0 && c >= 0 && Math.floor(c) === c && c - c === 0;
       for (let r = 0; r < k; r++) {
         const v = volume[vol + r];
-        if (!(v >= 0 && v - v === 0)) ok = false;
+        if (!(v >= 0 && v <= MAXF)) ok = false;
       }
       if (!ok) return badRow(i, k, kind, start, period, window, count, volume, s);
       if (c > 0) {
