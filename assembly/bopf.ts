@@ -15,7 +15,8 @@
 // guaranteed tolerances the object API keeps reduces here to a running minimum.
 // Outputs by row: cls (0 hard, 1 soft, 2 elastic, 3 rejected), reason (0 safety,
 // 1 fairness, 2 resource, 3 all held), id (id0 + number admitted before it, -1 rejected);
-// by admission (row j = id - id0, admitted rows only): rate (K), tol, bind (-1: none).
+// by admission (row j = id - id0, admitted rows only): rate (K), tol, bind (-1: none),
+// clsById (the class) and kindById (1 LQ, 2 TQ).
 //
 // Worked example (K = 2, C = <1, 1>, eps = 1e-9, empty state: M = 0, no guaranteed queue):
 // a TQ, then LQs with volume <25, 25>, window 25 (rate <1, 1>) and periods 150, 110, 60.
@@ -182,7 +183,7 @@ function badRow(i: i32, k: i32, kind: usize, start: usize, period: usize, window
 export function bopfAdmit(
   n: i32, k: i32, cap: usize, bound: usize, hard: usize, state: usize,
   kind: usize, start: usize, period: usize, window: usize, count: usize, volume: usize,
-  cls: usize, reason: usize, id: usize, rate: usize, tol: usize, bind: usize, scratch: usize,
+  cls: usize, reason: usize, id: usize, rate: usize, tol: usize, bind: usize, clsById: usize, kindById: usize, scratch: usize,
 ): i32 {
   store<i32>(scratch, -1);
   const need = scratch + 8 + align8(<usize>n);
@@ -277,6 +278,8 @@ export function bopfAdmit(
     store<i32>(id + (<usize>i << 2), id0 + j);
     stf(tol, j, t);
     store<i32>(bind + (<usize>j << 2), b);
+    stb(clsById, j, c);
+    stb(kindById, j, isLQ ? 1 : 2);
     if (c <= SOFT && t < minTol) minTol = t;
     m += 1;
     j++;

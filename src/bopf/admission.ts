@@ -406,6 +406,8 @@ export class BopfAdmissionControl {
       this.rate.set(v.rate.subarray(0, j * k), id0 * k);
       this.tol.set(v.tol.subarray(0, j), id0);
       this.bind.set(v.bind.subarray(0, j), id0);
+      this.cls.set(v.clsById.subarray(0, j), id0);
+      this.fromBatch.set(v.kindById.subarray(0, j), id0);
       this.hardRate.set(v.hard);
     } else {
       // in place: the rows from id0 on are free; the hard sums go to `need` (scratch) and
@@ -413,7 +415,8 @@ export class BopfAdmissionControl {
       const sums = this.need;
       sums.set(this.hardRate);
       const code = bopfAdmitKernel(n, k, this.capacity, this.capSlack, sums, st, b.kind, b.start, b.period, b.window, b.count, b.volume,
-        out.cls, out.reason, out.id, this.rate.subarray(id0 * k), this.tol.subarray(id0), this.bind.subarray(id0), this.kscratch);
+        out.cls, out.reason, out.id, this.rate.subarray(id0 * k), this.tol.subarray(id0), this.bind.subarray(id0),
+        this.cls.subarray(id0), this.fromBatch.subarray(id0), this.kscratch);
       if (code !== Status.OK) throw admitError(b, code, this.kscratch.errIndex, k, field);
       j = st[4];
       this.need = this.hardRate;
@@ -423,21 +426,14 @@ export class BopfAdmissionControl {
   }
 
   /**
-   * The object state of admitBatch's j admitted rows (the kernel wrote rate, tol and bind):
-   * classes by id, the guaranteed ones into the heap, their specs kept (the caller may
-   * reuse the columns), the counters.
+   * The object state of admitBatch's j admitted rows beyond what the kernel wrote (rate,
+   * tol, bind, class and batch kind by id): the guaranteed ones into the heap (one bulk
+   * build), their specs kept (the caller may reuse the columns), the counters.
    */
   private commitBatch(b: AdmissionBatch, out: BatchOutcome, id0: number, j: number): void {
     const n = b.n, k = this.k;
-    const oc = out.cls, oid = out.id, kind = b.kind, cls = this.cls, fb = this.fromBatch, tol = this.tol, heap = this.guaranteed;
-    for (let i = 0; i < n; i++) {
-      const id = oid[i];
-      if (id < 0) continue;
-      const c = oc[i];
-      cls[id] = c;
-      fb[id] = kind[i] === KIND_LQ ? BATCH_LQ : BATCH_TQ;
-      if (c === HARD || c === SOFT) heap.push(tol[id], id);
-    }
+    const oid = out.id;
+    this.guaranteed.pushGuaranteed(this.tol, this.cls, id0, id0 + j, SOFT);
     if (j === n) {
       this.pStart.set(b.start.subarray(0, n), id0);
       this.pPeriod.set(b.period.subarray(0, n), id0);
@@ -445,14 +441,15 @@ export class BopfAdmissionControl {
       this.pCount.set(b.count.subarray(0, n), id0);
       this.pVolume.set(b.volume.subarray(0, n * k), id0 * k);
     } else {
+      const { start, period, window, count, volume } = b;
       for (let i = 0; i < n; i++) {
         const id = oid[i];
         if (id < 0) continue;
-        this.pStart[id] = b.start[i];
-        this.pPeriod[id] = b.period[i];
-        this.pWindow[id] = b.window[i];
-        this.pCount[id] = b.count[i];
-        for (let r = 0; r < k; r++) this.pVolume[id * k + r] = b.volume[i * k + r];
+        this.pStart[id] = start[i];
+        this.pPeriod[id] = period[i];
+        this.pWindow[id] = window[i];
+        this.pCount[id] = count[i];
+        for (let r = 0; r < k; r++) this.pVolume[id * k + r] = volume[i * k + r];
       }
     }
     this.nextId = id0 + j;

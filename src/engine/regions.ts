@@ -76,6 +76,7 @@ export const REGIONS: { readonly [K in KernelName]: RegionTable<KernelViews[K]> 
       want: f64(n * k), rate: f64(n * k), remaining: f64(n * k), weight: f64(n), tol: f64(n), allocation: f64(n * k),
       id: [Int32Array, n], bind: [Int32Array, n],
       kind: [Uint8Array, n], cls: [Uint8Array, n], reason: [Uint8Array, n], hasGuarantee: [Uint8Array, n],
+      clsById: [Uint8Array, n], kindById: [Uint8Array, n],
     }),
     inputs: ["capacity", "bound", "hard", "state", "start", "period", "window", "count", "volume", "kind", "want", "rate", "remaining", "weight", "cls", "hasGuarantee"],
   },

@@ -78,6 +78,8 @@ export interface BopfStage {
   cls: Uint8Array; // N: out of admission, in of allocation (class codes 0-3)
   reason: Uint8Array; // N, out: reason codes (BATCH_REASONS)
   hasGuarantee: Uint8Array; // N
+  clsById: Uint8Array; // N, out: class code by admission row
+  kindById: Uint8Array; // N, out: 1 LQ, 2 TQ by admission row
 }
 
 /** The views of each kernel, by name (the region table is src/engine/regions.ts). */

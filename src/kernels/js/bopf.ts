@@ -94,7 +94,8 @@ function badRow(
 export function bopfAdmitKernel(
   n: number, k: number, cap: Float64Array, bound: Float64Array, hard: Float64Array, state: Float64Array,
   kind: Uint8Array, start: Float64Array, period: Float64Array, window: Float64Array, count: Float64Array, volume: Float64Array,
-  cls: Uint8Array, reason: Uint8Array, id: Int32Array, rate: Float64Array, tol: Float64Array, bind: Int32Array, s: BopfScratch,
+  cls: Uint8Array, reason: Uint8Array, id: Int32Array, rate: Float64Array, tol: Float64Array, bind: Int32Array,
+  clsById: Uint8Array, kindById: Uint8Array, s: BopfScratch,
 ): number {
   s.errIndex = -1;
   s.ensure(n, k);
@@ -161,6 +162,8 @@ export function bopfAdmitKernel(
     id[i] = id0 + j;
     tol[j] = t;
     bind[j] = b;
+    clsById[j] = c;
+    kindById[j] = isLQ ? 1 : 2;
     if (c <= SOFT && t < minTol) minTol = t;
     m += 1;
     j++;
