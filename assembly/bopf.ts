@@ -16,7 +16,9 @@
 // Outputs by row: cls (0 hard, 1 soft, 2 elastic, 3 rejected), reason (0 safety,
 // 1 fairness, 2 resource, 3 all held), id (id0 + number admitted before it, -1 rejected);
 // by admission (row j = id - id0, admitted rows only): rate (K), tol, bind (-1: none),
-// clsById (the class) and kindById (1 LQ, 2 TQ).
+// clsById (the class) and kindById (1 LQ, 2 TQ); the guaranteed (hard or soft) ones
+// tolerances and ids in admission order (gkey, gid), with the id of the new smallest
+// tolerance (strictly below the incoming one; first in row order) in state[6], else -1.
 //
 // Worked example (K = 2, C = <1, 1>, eps = 1e-9, empty state: M = 0, no guaranteed queue):
 // a TQ, then LQs with volume <25, 25>, window 25 (rate <1, 1>) and periods 150, 110, 60.
@@ -174,7 +176,8 @@ function badRow(i: i32, k: i32, kind: usize, start: usize, period: usize, window
 /**
  * Admission of rows 0..n-1 (header). state (f64): in [0] M, [1] smallest guaranteed
  * tolerance (+Infinity: none), [2] variant (0 BoPF, 1 N-BoPF), [3] id0; out [0] M,
- * [1] the smallest guaranteed tolerance, [4] rows admitted. `hard` (K) is updated in place
+ * [1] the smallest guaranteed tolerance, [4] rows admitted, [5] guaranteed rows (gkey,
+ * gid), [6] the id of the new smallest tolerance or -1. `hard` (K) is updated in place
  * only on OK. Returns OK or a status with the index in the first i32 of scratch. Two
  * resources per f64x2 lane pair (an odd K's last one alone): the validation, the rates
  * volume / window, the tolerance's first divisions and the resource condition; each lane
@@ -183,7 +186,7 @@ function badRow(i: i32, k: i32, kind: usize, start: usize, period: usize, window
 export function bopfAdmit(
   n: i32, k: i32, cap: usize, bound: usize, hard: usize, state: usize,
   kind: usize, start: usize, period: usize, window: usize, count: usize, volume: usize,
-  cls: usize, reason: usize, id: usize, rate: usize, tol: usize, bind: usize, clsById: usize, kindById: usize, scratch: usize,
+  cls: usize, reason: usize, id: usize, rate: usize, tol: usize, bind: usize, clsById: usize, kindById: usize, gkey: usize, gid: usize, scratch: usize,
 ): i32 {
   store<i32>(scratch, -1);
   const need = scratch + 8 + align8(<usize>n);
@@ -198,6 +201,7 @@ export function bopfAdmit(
   const rowBytes = <usize>k << 3;
   const zero = f64x2.splat(0), maxv = f64x2.splat(MAXF);
   let j = 0; // admission row of the next admitted queue
+  let g = 0, minId = -1; // guaranteed queues admitted; the id of the new smallest tolerance
   for (let i = 0; i < n; i++) {
     const kd = ldb(kind, i);
     const row = rate + <usize>j * rowBytes;
@@ -280,7 +284,15 @@ export function bopfAdmit(
     store<i32>(bind + (<usize>j << 2), b);
     stb(clsById, j, c);
     stb(kindById, j, isLQ ? 1 : 2);
-    if (c <= SOFT && t < minTol) minTol = t;
+    if (c <= SOFT) {
+      stf(gkey, g, t);
+      store<i32>(gid + (<usize>g << 2), id0 + j);
+      g++;
+      if (t < minTol) {
+        minTol = t;
+        minId = id0 + j;
+      }
+    }
     m += 1;
     j++;
   }
@@ -288,6 +300,8 @@ export function bopfAdmit(
   stf(state, 0, m);
   stf(state, 1, minTol);
   stf(state, 4, <f64>j);
+  stf(state, 5, <f64>g);
+  stf(state, 6, <f64>minId);
   return OK;
 }
 

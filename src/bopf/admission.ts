@@ -135,6 +135,9 @@ export class BopfAdmissionControl {
   /** admitBatch's kernel state (M, smallest guaranteed tolerance, variant, id0; rows admitted) and the twin's scratch */
   private readonly kstate = new Float64Array(8);
   private readonly kscratch = new BopfScratch();
+  /** the twin's guaranteed lists (tolerances and ids of a batch's hard and soft queues) */
+  private kgkey = new Float64Array(0);
+  private kgid = new Int32Array(0);
   // struct of arrays by admission id (ids are never reused; rows of left queues stay, marked GONE)
   private cls = new Uint8Array(64);
   private tol = new Float64Array(64);
@@ -387,15 +390,21 @@ export class BopfAdmissionControl {
     }
     const id0 = this.nextId;
     if (id0 + n > this.cls.length) this.grow(id0 + n);
+    if (engine === null && this.kgkey.length < n) {
+      this.kgkey = new Float64Array(n);
+      this.kgid = new Int32Array(n);
+    }
     // the kernel's state: M, the smallest guaranteed tolerance (no queue leaves during a
     // batch, so the heap is a running minimum there), the variant, the first id
     const st = this.kstate;
     st[0] = this.admitted;
     st[1] = this.guaranteed.peekKey();
+    const topId = this.guaranteed.peekIdOrNone();
     st[2] = this.variant === "nbopf" ? 1 : 0;
     st[3] = id0;
     st[4] = 0;
     let j: number;
+    let gkey: Float64Array, gid: Int32Array;
     if (engine !== null) {
       const block = blockFor(engine, b, k);
       j = admitOnBlock(block, b, k, this.capacity, this.capSlack, this.hardRate, st, field);
@@ -409,6 +418,8 @@ export class BopfAdmissionControl {
       this.cls.set(v.clsById.subarray(0, j), id0);
       this.fromBatch.set(v.kindById.subarray(0, j), id0);
       this.hardRate.set(v.hard);
+      gkey = v.gkey;
+      gid = v.gid;
     } else {
       // in place: the rows from id0 on are free; the hard sums go to `need` (scratch) and
       // become the state only on success
@@ -416,24 +427,29 @@ export class BopfAdmissionControl {
       sums.set(this.hardRate);
       const code = bopfAdmitKernel(n, k, this.capacity, this.capSlack, sums, st, b.kind, b.start, b.period, b.window, b.count, b.volume,
         out.cls, out.reason, out.id, this.rate.subarray(id0 * k), this.tol.subarray(id0), this.bind.subarray(id0),
-        this.cls.subarray(id0), this.fromBatch.subarray(id0), this.kscratch);
+        this.cls.subarray(id0), this.fromBatch.subarray(id0), this.kgkey, this.kgid, this.kscratch);
       if (code !== Status.OK) throw admitError(b, code, this.kscratch.errIndex, k, field);
       j = st[4];
       this.need = this.hardRate;
       this.hardRate = sums;
+      gkey = this.kgkey;
+      gid = this.kgid;
     }
+    // the guaranteed ones into the heap, ordered when first needed (the kernel kept the
+    // running minimum: the new one's id, or the old top when none went below it)
+    const g = st[5];
+    if (g > 0) this.guaranteed.appendUnordered(gkey, gid, g, st[1], st[6] >= 0 ? st[6] : topId >= 0 ? topId : gid[0]);
     this.commitBatch(b, out, id0, j);
   }
 
   /**
    * The object state of admitBatch's j admitted rows beyond what the kernel wrote (rate,
-   * tol, bind, class and batch kind by id): the guaranteed ones into the heap (one bulk
-   * build), their specs kept (the caller may reuse the columns), the counters.
+   * tol, bind, class and batch kind by id, the heap's entries): their specs kept (the
+   * caller may reuse the columns), the counters.
    */
   private commitBatch(b: AdmissionBatch, out: BatchOutcome, id0: number, j: number): void {
     const n = b.n, k = this.k;
     const oid = out.id;
-    this.guaranteed.pushGuaranteed(this.tol, this.cls, id0, id0 + j, SOFT);
     if (j === n) {
       this.pStart.set(b.start.subarray(0, n), id0);
       this.pPeriod.set(b.period.subarray(0, n), id0);

@@ -52,8 +52,9 @@ export function copyIn(dst: Float64Array | Uint8Array, src: Float64Array | Uint8
 
 /**
  * Admission on the engine: the columns copied into `block` (unless they are its views), the
- * kernel run; returns the number of rows admitted (their rate, tol and bind rows, and cls,
- * reason, id by row, are in the block's views) or throws the row's InputError.
+ * kernel run, its state copied back into `state`; returns the number of rows admitted (their
+ * rate, tol and bind rows, and cls, reason, id by row, are in the block's views) or throws
+ * the row's InputError.
  */
 export function admitOnBlock(
   block: KernelBlock<"bopf">, b: AdmissionBatch, k: number, capacity: Float64Array, bound: Float64Array, hard: Float64Array, state: Float64Array, field: string,
@@ -72,6 +73,7 @@ export function admitOnBlock(
   copyIn(v.volume, b.volume, n * k);
   const code = block.run(0, 0);
   if (code !== Status.OK) throw admitError(b, code, block.errorIndex(), k, field);
+  state.set(v.state.subarray(0, 8));
   return v.state[4];
 }
 

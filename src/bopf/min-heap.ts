@@ -9,14 +9,20 @@ export class LazyMinHeap {
   private ids = new Int32Array(64);
   private size = 0;
   private readonly dead = new Set<number>();
+  /** false after appendUnordered until order(): then topKey, topId hold the smallest live entry */
+  private ordered = true;
+  private topKey = Infinity;
+  private topId = -1;
 
   /** Forgets every entry (the arrays are kept for reuse). */
   clear(): void {
     this.size = 0;
     this.dead.clear();
+    this.ordered = true;
   }
 
   push(key: number, id: number): void {
+    this.order();
     if (this.size === this.keys.length) this.growTo(this.size * 2);
     const keys = this.keys, ids = this.ids;
     let i = this.size++;
@@ -30,34 +36,38 @@ export class LazyMinHeap {
   }
 
   /**
-   * Pushes (keys[id], id) for every id in [from, to) with cls[id] <= maxClass (admitBatch's
-   * guaranteed queues): appended, then the heap order restored by one bottom-up build
-   * (Floyd, O(size)) when they are many, else by sifting each up. Any valid heap has the
-   * same top (the order is total: key, then id), so peek answers as after pushes one by one.
-   * Example: empty heap, keys [5, 2, 7], cls [0, 2, 1] -> entries (5, 0) and (7, 2); peek
-   * (5, 0). Edge values: an empty range or no guaranteed id changes nothing.
+   * Appends `count` entries (keys[i], ids[i]) at once (admitBatch's guaranteed queues) whose
+   * heap order is built only when first needed: `minKey`, `minId` must be the smallest live
+   * entry after the append (the caller's running minimum, as the admission kernel keeps it),
+   * so peekKey / peekId answer at once while nothing was removed; the first push, removal
+   * that reaches the top, or peek() builds the order bottom-up (Floyd, O(size)) once. Any
+   * valid heap has the same top (the order is total: key, then id). Example: empty heap,
+   * append [(5, 0), (7, 2)] with min (5, 0): peekKey 5, peekId 0, nothing ordered; a push
+   * of (6, 3) orders first, then sifts it in. Edge values: count 0 changes nothing.
    */
-  pushGuaranteed(keys: Float64Array, cls: Uint8Array, from: number, to: number, maxClass: number): void {
-    const size0 = this.size;
-    let added = 0;
-    for (let id = from; id < to; id++) if (cls[id] <= maxClass) added++;
-    if (added === 0) return;
-    if (size0 + added > this.keys.length) this.growTo(Math.max(size0 + added, this.keys.length * 2));
-    const hk = this.keys, hi = this.ids;
-    let s = size0;
-    for (let id = from; id < to; id++) {
-      if (cls[id] <= maxClass) {
-        hk[s] = keys[id];
-        hi[s] = id;
-        s++;
-      }
-    }
-    this.size = s;
-    if (added * 4 >= s) {
-      for (let i = (s >> 1) - 1; i >= 0; i--) this.siftDown(i);
-    } else {
-      for (let i = size0; i < s; i++) this.siftUp(i);
-    }
+  appendUnordered(keys: Float64Array, ids: Int32Array, count: number, minKey: number, minId: number): void {
+    if (count === 0) return;
+    const s = this.size;
+    if (s + count > this.keys.length) this.growTo(Math.max(s + count, this.keys.length * 2));
+    this.keys.set(count === keys.length ? keys : keys.subarray(0, count), s);
+    this.ids.set(count === ids.length ? ids : ids.subarray(0, count), s);
+    this.size = s + count;
+    this.ordered = false;
+    this.topKey = minKey;
+    this.topId = minId;
+  }
+
+  /** The id of the smallest live entry, or -1 when there is none. */
+  peekIdOrNone(): number {
+    if (this.peekKey() === Infinity && this.size === 0) return -1;
+    return this.peekId();
+  }
+
+  /** Builds the heap order of appended entries (once after appendUnordered). */
+  private order(): void {
+    if (this.ordered) return;
+    for (let i = (this.size >> 1) - 1; i >= 0; i--) this.siftDown(i);
+    this.ordered = true;
   }
 
   private siftUp(at: number): void {
@@ -96,19 +106,24 @@ export class LazyMinHeap {
 
   /** The live entry with the smallest key (ties: smallest id), or null. */
   peek(): { key: number; id: number } | null {
+    this.order();
     this.prune();
     return this.size > 0 ? { key: this.keys[0], id: this.ids[0] } : null;
   }
 
   /** The smallest live key, or +Infinity when empty (no allocation). */
   peekKey(): number {
+    if (!this.ordered) {
+      if (this.dead.size === 0) return this.topKey;
+      this.order();
+    }
     this.prune();
     return this.size > 0 ? this.keys[0] : Infinity;
   }
 
   /** The id of the smallest live entry (call after peekKey found one). */
   peekId(): number {
-    return this.ids[0];
+    return this.ordered ? this.ids[0] : this.topId;
   }
 
   private prune(): void {

@@ -60,7 +60,7 @@ export interface BopfStage {
   capacity: Float64Array; // K
   bound: Float64Array; // K: C * (1 + tolerance), the resource condition's bound
   hard: Float64Array; // K, in/out: the hard LQs' rate sums
-  state: Float64Array; // 8, in/out: M, smallest guaranteed tolerance, variant, id0; out [4]: rows admitted
+  state: Float64Array; // 8, in/out: M, smallest guaranteed tolerance, variant, id0; out [4]: rows admitted, [5]: guaranteed admitted, [6]: id of the new smallest (-1: unchanged)
   start: Float64Array; // N
   period: Float64Array; // N
   window: Float64Array; // N
@@ -74,6 +74,8 @@ export interface BopfStage {
   allocation: Float64Array; // N*K, out
   id: Int32Array; // N, out: admission id by row (-1 rejected)
   bind: Int32Array; // N, out: binding resource by admission row
+  gkey: Float64Array; // N, out: the tolerances of the queues admitted hard or soft, in admission order
+  gid: Int32Array; // N, out: their ids
   kind: Uint8Array; // N: 0 TQ, 1 LQ
   cls: Uint8Array; // N: out of admission, in of allocation (class codes 0-3)
   reason: Uint8Array; // N, out: reason codes (BATCH_REASONS)

@@ -95,7 +95,7 @@ export function bopfAdmitKernel(
   n: number, k: number, cap: Float64Array, bound: Float64Array, hard: Float64Array, state: Float64Array,
   kind: Uint8Array, start: Float64Array, period: Float64Array, window: Float64Array, count: Float64Array, volume: Float64Array,
   cls: Uint8Array, reason: Uint8Array, id: Int32Array, rate: Float64Array, tol: Float64Array, bind: Int32Array,
-  clsById: Uint8Array, kindById: Uint8Array, s: BopfScratch,
+  clsById: Uint8Array, kindById: Uint8Array, gkey: Float64Array, gid: Int32Array, s: BopfScratch,
 ): number {
   s.errIndex = -1;
   s.ensure(n, k);
@@ -106,6 +106,7 @@ export function bopfAdmitKernel(
   const nbopf = state[2] !== 0;
   const id0 = state[3] | 0;
   let j = 0;
+  let g = 0, minId = -1;
   for (let i = 0; i < n; i++) {
     const kd = kind[i];
     const row = j * k;
@@ -164,7 +165,15 @@ export function bopfAdmitKernel(
     bind[j] = b;
     clsById[j] = c;
     kindById[j] = isLQ ? 1 : 2;
-    if (c <= SOFT && t < minTol) minTol = t;
+    if (c <= SOFT) {
+      gkey[g] = t;
+      gid[g] = id0 + j;
+      g++;
+      if (t < minTol) {
+        minTol = t;
+        minId = id0 + j;
+      }
+    }
     m += 1;
     j++;
   }
@@ -172,6 +181,8 @@ export function bopfAdmitKernel(
   state[0] = m;
   state[1] = minTol;
   state[4] = j;
+  state[5] = g;
+  state[6] = minId;
   return Status.OK;
 }
 
