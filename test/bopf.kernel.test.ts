@@ -291,3 +291,62 @@ describe.each(backends)("admitBatch and decideRound on the engine (%s)", (_name,
     eb.release();
   });
 });
+
+describe("decideRound from the index: decision.ts's worked example", () => {
+  it.each(backends)("%s: a TQ and a hard LQ in the kernel; a second LQ (soft) through the general path", async (_name, make) => {
+    const { bopf } = await import("../src/index.js");
+    const engine = make();
+    const lq = { start: 0, period: 150, window: 25, volume: [25, 25], count: 10 };
+    const b = bopf.emptyAdmissionBatch(3, 2);
+    bopf.setPeriodicRow(b, 1, lq, 2);
+    bopf.setPeriodicRow(b, 2, lq, 2);
+    const want = Float64Array.of(0.1, 0.1, 0.5, 0.5, 0.2, 0.2);
+    const two = { ...b, n: 2 };
+    const d = bopf.decideRound(engine, new bopf.BopfAdmissionControl([1, 1]), two, want, new bopf.DecisionWorkspace());
+    expect(Array.from(d.out.cls.subarray(0, 2))).toEqual([2, 0]); // elastic TQ, hard LQ
+    expect(Array.from(d.allocation)).toEqual([0.1, 0.1, 0.5, 0.5]);
+    const d3 = bopf.decideRound(engine, new bopf.BopfAdmissionControl([1, 1]), b, want, new bopf.DecisionWorkspace());
+    expect(Array.from(d3.out.cls.subarray(0, 3))).toEqual([2, 0, 1]); // the second LQ is soft: SRPT
+    // the same round through the object API (SRPT for the soft LQ, then DRF)
+    const ref = bopf.allocateInstant(engine, [1, 1], [
+      { class: "elastic", want: [0.1, 0.1] },
+      { class: "hard", want: [0.5, 0.5], guarantee: { rate: [1, 1], remaining: [25, 25] } },
+      { class: "soft", want: [0.2, 0.2], guarantee: { rate: [1, 1], remaining: [25, 25] } },
+    ]);
+    expect(Array.from(d3.allocation)).toEqual(Array.from(ref.allocation));
+  });
+});
+
+describe("LazyMinHeap.appendUnordered", () => {
+  it("answers from the running minimum, orders on the first removal or push, and agrees with pushes one by one", async () => {
+    const { LazyMinHeap } = await import("../src/bopf/min-heap.js");
+    fc.assert(fc.property(
+      fc.array(fc.integer({ min: 0, max: 20 }), { maxLength: 30 }), fc.array(fc.integer({ min: 0, max: 20 }), { maxLength: 30 }),
+      fc.array(fc.nat(), { maxLength: 10 }),
+      (before, batch, removals) => {
+        const a = new LazyMinHeap(), b = new LazyMinHeap();
+        before.forEach((key, id) => { a.push(key, id); b.push(key, id); });
+        // the caller's running minimum: the old top, else the first strictly smaller new key
+        let minKey = b.peekKey(), minId = b.peekIdOrNone();
+        const ids = batch.map((_, i) => before.length + i);
+        batch.forEach((key, i) => {
+          a.push(key, ids[i]);
+          if (key < minKey || minId < 0) { minKey = key; minId = ids[i]; }
+        });
+        b.appendUnordered(Float64Array.from(batch), Int32Array.from(ids), batch.length, minKey, minId);
+        expect(b.peekKey()).toBe(a.peekKey());
+        if (a.peekKey() !== Infinity) expect(b.peekId()).toBe(a.peekId());
+        const all = [...before.map((_, id) => id), ...ids];
+        for (const r of removals) {
+          if (all.length === 0) break;
+          const [id] = all.splice(r % all.length, 1);
+          a.remove(id); b.remove(id);
+          expect(b.peekKey()).toBe(a.peekKey());
+          if (all.length > 0) expect(b.peekId()).toBe(a.peekId());
+        }
+        a.push(7, 1000); b.push(7, 1000);
+        expect(b.peek()).toEqual(a.peek());
+      },
+    ), { numRuns: 300 });
+  });
+});
