@@ -242,8 +242,8 @@ function startRound(capacity: ArrayLike<number>, b: InstantBatch, ws: InstantWor
  * add nothing; the allocation is the same as the sum of the steps. Edge values: as
  * allocateInstantFlat (test/bopf.flat-steps.test.ts compares the two bit for bit).
  */
-function allocationOnly(engine: Engine, capacity: ArrayLike<number>, b: InstantBatch, ws: InstantWorkspace, check: boolean): FlatAllocation {
-  if (check) {
+function allocationOnly(engine: Engine, capacity: ArrayLike<number>, b: InstantBatch, ws: InstantWorkspace, check: boolean, tryKernel = true): FlatAllocation {
+  if (check && tryKernel) {
     const a = kernelRound(engine, capacity, b, ws);
     if (a !== null) return { allocation: a, steps: null };
   }
@@ -277,6 +277,14 @@ function allocationOnly(engine: Engine, capacity: ArrayLike<number>, b: InstantB
   }
   addSteps(base, elastic, spare, nk);
   return { allocation: base, steps: null };
+}
+
+/**
+ * allocateInstantFlat(.., { steps: false }) for a round the BoPF kernel already found to need
+ * the general path (decision.ts): the same result, without staging it for the kernel again.
+ */
+export function allocationOnlyGeneral(engine: Engine, capacity: ArrayLike<number>, b: InstantBatch, ws: InstantWorkspace): FlatAllocation {
+  return allocationOnly(engine, capacity, b, ws, true, false);
 }
 
 /**

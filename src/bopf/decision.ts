@@ -22,7 +22,7 @@ import { InputError } from "../engine/errors.js";
 import { Status } from "../kernels/status.js";
 import type { BopfAdmissionControl } from "./admission.js";
 import { KIND_LQ, emptyBatchOutcome, type AdmissionBatch, type BatchOutcome } from "./admission-batch.js";
-import { allocateInstantFlat, InstantWorkspace, type InstantBatch } from "./allocate.js";
+import { allocationOnlyGeneral, InstantWorkspace, type InstantBatch } from "./allocate.js";
 import { blockFor, copyIn } from "./batch-kernel.js";
 
 /** What decideRound reuses across calls (grows as needed). */
@@ -98,5 +98,5 @@ export function decideRound(
   if (code === Status.OK) return { out: dw.out, allocation: v.allocation.subarray(0, nk) };
   // contended, or a bad cell (the general path names it): the same round over an InstantBatch
   const inst = dw.instantBatch(ac, b, want, k);
-  return { out: dw.out, allocation: allocateInstantFlat(engine, ac.capacity, inst, dw.ws, { steps: false }).allocation };
+  return { out: dw.out, allocation: allocationOnlyGeneral(engine, ac.capacity, inst, dw.ws).allocation };
 }
