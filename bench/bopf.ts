@@ -2,13 +2,18 @@
 // LQs with 500 ON/OFF cycles each and 10,000 TQs; admission "approximately 1 ms" on a 2.4 GHz
 // Xeon E3, allocation "less than 1 ms"). Inputs and the decision come from
 // src/bopf/bench-scenario.ts (periodic burst specs, K = 6, kept as columns): an empty
-// admission control admits every queue with admitBatch, then one allocation round over all
-// 20,000 with every guaranteed LQ inside a burst. The default cluster (capacity 1e6 per
-// resource) is uncontended, as a cluster that is not full; the contended case (3e5) has soft
-// LQs (SRPT) and binding DRF rounds. The floor is one pass over what the queues report, in
-// the form the decision reads it: kind, and for each LQ its burst spec (start, period,
-// window, count, K volumes) — the least any admission must read. The object-API cases
-// (20,000 admit() calls; allocateInstant over InstantQueue objects) are kept for comparison.
+// admission control admits every queue, then one allocation round over all 20,000 with every
+// guaranteed LQ inside a burst — decideRound (src/bopf/decision.ts): both halves on the
+// engine's BoPF kernel (assembly/bopf.ts) over one staged block. Two forms: the columns and
+// demands copied in from the caller's typed arrays on every call, or living in the engine's
+// memory (EngineAdmissionBatch, "in place"). The default cluster (capacity 1e6 per resource)
+// is uncontended, as a cluster that is not full; the contended case (3e5) has soft LQs
+// (SRPT) and binding DRF rounds (the general path). The floor is one pass over what the
+// queues report, in the form the decision reads it: kind, and for each LQ its burst spec
+// (start, period, window, count, K volumes) — the least any admission must read; once in TS
+// over the caller's columns, once in WASM (floorSum) over the same cells in linear memory:
+// the same-kind floor of the in-place WASM decision. The object-API cases (20,000 admit()
+// calls; allocateInstant over InstantQueue objects) are kept for comparison.
 import { loadEngineSync, type Engine } from "../src/index.js";
 import type { BackendKind } from "../src/kernels/backend.js";
 import { BopfAdmissionControl, type BopfClass } from "../src/bopf/admission.js";

@@ -13,6 +13,10 @@
 // against a running sum of the hard rates. Leaving releases the guarantee (heap entry marked
 // dead, rate subtracted) and lowers M.
 //
+// admitBatch decides a whole batch of queues given as columns in one kernel call
+// (assembly/bopf.ts, or its JS twin src/kernels/js/bopf.ts), with the same comparisons:
+// within a batch nobody leaves, so the heap's top is a running minimum there.
+//
 // Worked example (the shape of the paper's Fig. 10; capacity 1 on every resource): one TQ
 // admitted first, then three LQs with equal bursts of volume 25 resource·s in a 25 s window
 // (rate 1: the whole cluster while ON) and periods 150, 110 and 60 s.

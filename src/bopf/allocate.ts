@@ -234,7 +234,9 @@ function startRound(capacity: ArrayLike<number>, b: InstantBatch, ws: InstantWor
 }
 
 /**
- * allocateInstantFlat with { steps: false }: the same steps, but steps 1 and 2 are written
+ * allocateInstantFlat with { steps: false }: the usual uncontended round (no live soft LQ,
+ * step 3 clearly fitting) in one call of the engine's BoPF kernel (kernelRound, below), else
+ * the same steps here, with steps 1 and 2 written
  * straight into the allocation (`base`: a row is hard or soft, never both, so hard + soft is
  * whichever is set, and want - hard - soft = want - base exactly), steps 3 and 4 are added
  * to it in place, and the uncontended pass writes one array instead of five. Worked

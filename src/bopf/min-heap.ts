@@ -3,6 +3,10 @@
 // once), inserts in O(log n), and a leaving queue is only marked dead. Ids must never be
 // reused (the scheduler numbers every admission afresh). Keys and ids live in typed
 // arrays that grow by doubling and are kept by clear(), so refilling allocates nothing.
+// A batch admission appends its entries at once (appendUnordered) with their minimum, and
+// the heap order is built bottom-up only when first needed: a decision that never removes
+// the smallest entry (every admission of a batch, and the safety checks after it) never
+// pays for ordering thousands of entries.
 
 export class LazyMinHeap {
   private keys = new Float64Array(64);
