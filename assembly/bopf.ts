@@ -113,35 +113,60 @@ function toleratedCount(d: f64, fair: f64): f64 {
 let lastBind: i32 = -1;
 
 /**
- * min over r of toleratedCount(v[r], C[r] * period) and the first r attaining it (in
- * lastBind), as bursts.ts periodicSummary: the first divisions two resources per lane
- * pair, each count exact (fastCount, or the full count). Resources with v = 0 tolerate
- * any count and never bind.
+ * tolerance() lane by lane (used when some resource's count is not fast): each lane's
+ * exact count, the running minimum in resource order.
  */
-@inline function tolerance(k: i32, kp: i32, cap: usize, vol: usize, period: f64): f64 {
+function toleranceByLane(k: i32, kp: i32, cap: usize, vol: usize, period: f64): f64 {
   let tol: f64 = Infinity;
   let bind = -1;
+  for (let r = 0; r < k; r++) {
+    const v = ldf(vol, r);
+    if (!(v > 0)) continue;
+    const f = ldf(cap, r) * period;
+    const m = laneCount(v, f, f / v);
+    if (m < tol) { tol = m; bind = r; }
+  }
+  lastBind = bind;
+  return tol;
+}
+
+/**
+ * min over r of toleratedCount(v[r], C[r] * period) and the first r attaining it (in
+ * lastBind), as bursts.ts periodicSummary. Usually every count is fast (fastCount): then
+ * the counts are the floors of the first divisions, two resources per lane pair, and the
+ * minimum is kept per lane (strictly smaller replaces, so each lane keeps its first r),
+ * then the two lanes are merged (smaller count, on a tie the smaller r): the same minimum
+ * and the same first r as the scan in resource order. Resources with v = 0 tolerate any
+ * count (+Infinity) and never bind. Otherwise toleranceByLane.
+ */
+@inline function tolerance(k: i32, kp: i32, cap: usize, vol: usize, period: f64): f64 {
   const pv = f64x2.splat(period);
+  const zero = f64x2.splat(0), one = f64x2.splat(1), inf = f64x2.splat(Infinity);
+  const lim = f64x2.splat(TWO40), rel = f64x2.splat(TWO_M30);
+  let best = inf;
+  let bestR = i64x2.splat(-1);
+  let rv = i64x2(0, 1);
+  const two = i64x2.splat(2);
   for (let r = 0; r < kp; r += 2) {
     const o = <usize>r << 3;
     const v = v128.load(vol + o);
-    const f = f64x2.mul(v128.load(cap + o), pv);
-    const q = f64x2.div(f, v);
-    const v0 = f64x2.extract_lane(v, 0), v1 = f64x2.extract_lane(v, 1);
-    // the running minimum without branches (which resource binds is data, not a pattern)
-    if (v0 > 0) {
-      const m = laneCount(v0, f64x2.extract_lane(f, 0), f64x2.extract_lane(q, 0));
-      const lt = m < tol;
-      tol = select<f64>(m, tol, lt);
-      bind = select<i32>(r, bind, lt);
-    }
-    if (v1 > 0) {
-      const m = laneCount(v1, f64x2.extract_lane(f, 1), f64x2.extract_lane(q, 1));
-      const lt = m < tol;
-      tol = select<f64>(m, tol, lt);
-      bind = select<i32>(r + 1, bind, lt);
-    }
+    const q = f64x2.div(f64x2.mul(v128.load(cap + o), pv), v);
+    const m = f64x2.floor(q);
+    const m1 = f64x2.add(m, one);
+    const fast = v128.and(v128.and(f64x2.lt(q, lim), f64x2.gt(q, m)), f64x2.ge(f64x2.sub(m1, q), f64x2.mul(m1, rel)));
+    const pos = f64x2.gt(v, zero);
+    if (v128.any_true(v128.andnot(pos, fast))) return toleranceByLane(k, kp, cap, vol, period);
+    const mm = v128.bitselect(m, inf, pos);
+    const lt = f64x2.lt(mm, best);
+    best = v128.bitselect(mm, best, lt);
+    bestR = v128.bitselect(rv, bestR, lt);
+    rv = i64x2.add(rv, two);
   }
+  let tol = f64x2.extract_lane(best, 0);
+  let bind = <i32>i64x2.extract_lane(bestR, 0);
+  const t1 = f64x2.extract_lane(best, 1);
+  const b1 = <i32>i64x2.extract_lane(bestR, 1);
+  if (t1 < tol || (t1 == tol && b1 < bind)) { tol = t1; bind = b1; }
   if (kp < k) {
     const v = ldf(vol, kp);
     if (v > 0) {
