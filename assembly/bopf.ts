@@ -53,7 +53,7 @@
 // loads and stores; the JS twin src/kernels/js/bopf.ts does the same operations per
 // resource in the same order (the divisions included), so the backends agree bit for bit.
 // Cost (10,000 LQs + 10,000 TQs, K = 6, bench/bopf.ts): admission about 0.65 ms (of it
-// about 0.35 ms the LQs' six divisions per row pair: rates and the tolerance's counts),
+// about 0.35 ms the LQs' rates and tolerance counts: six divisions per row in lane pairs),
 // allocation about 0.35 ms — each several times a read of its inputs, because every row
 // writes its outputs (rates, tolerances, ids, classes; the allocation) as well.
 import { ldf, stf, ldb, stb, align8, isFiniteF64 } from "./util/mem";
