@@ -74,19 +74,6 @@ export class LazyMinHeap {
     this.ordered = true;
   }
 
-  private siftUp(at: number): void {
-    const keys = this.keys, ids = this.ids;
-    const key = keys[at], id = ids[at];
-    let i = at;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (!(less(key, id, keys[p], ids[p]))) break;
-      keys[i] = keys[p]; ids[i] = ids[p];
-      i = p;
-    }
-    keys[i] = key; ids[i] = id;
-  }
-
   private siftDown(at: number): void {
     const keys = this.keys, ids = this.ids, n = this.size;
     const key = keys[at], id = ids[at];
