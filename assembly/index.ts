@@ -9,3 +9,4 @@ export { crvReorder, crvScratchBytes } from "./crv";
 export function heapBase(): usize {
   return __heap_base;
 }
+export { bopfAdmit, bopfAllocate, bopfScratchBytes } from "./bopf";

@@ -2,20 +2,26 @@
 // LQs with 500 ON/OFF cycles each and 10,000 TQs; admission "approximately 1 ms" on a 2.4 GHz
 // Xeon E3, allocation "less than 1 ms"). Inputs and the decision come from
 // src/bopf/bench-scenario.ts (periodic burst specs, K = 6, kept as columns): an empty
-// admission control admits every queue with admitBatch, then one allocation round over all
-// 20,000 with every guaranteed LQ inside a burst. The default cluster (capacity 1e6 per
-// resource) is uncontended, as a cluster that is not full; the contended case (3e5) has soft
-// LQs (SRPT) and binding DRF rounds. The floor is one pass over what the queues report, in
-// the form the decision reads it: kind, and for each LQ its burst spec (start, period,
-// window, count, K volumes) — the least any admission must read. The object-API cases
-// (20,000 admit() calls; allocateInstant over InstantQueue objects) are kept for comparison.
+// admission control admits every queue, then one allocation round over all 20,000 with every
+// guaranteed LQ inside a burst — decideRound (src/bopf/decision.ts): both halves on the
+// engine's BoPF kernel (assembly/bopf.ts) over one staged block. Two forms: the columns and
+// demands copied in from the caller's typed arrays on every call, or living in the engine's
+// memory (EngineAdmissionBatch, "in place"). The default cluster (capacity 1e6 per resource)
+// is uncontended, as a cluster that is not full; the contended case (3e5) has soft LQs
+// (SRPT) and binding DRF rounds (the general path). The floor is one pass over what the
+// queues report, in the form the decision reads it: kind, and for each LQ its burst spec
+// (start, period, window, count, K volumes) — the least any admission must read; once in TS
+// over the caller's columns, once in WASM (floorSum) over the same cells in linear memory:
+// the same-kind floor of the in-place WASM decision. The object-API cases (20,000 admit()
+// calls; allocateInstant over InstantQueue objects) are kept for comparison.
 import { loadEngineSync, type Engine } from "../src/index.js";
 import type { BackendKind } from "../src/kernels/backend.js";
 import { BopfAdmissionControl, type BopfClass } from "../src/bopf/admission.js";
 import { allocateInstant, type InstantQueue } from "../src/bopf/allocate.js";
 import type { PeriodicBursts } from "../src/bopf/bursts.js";
 import { emptyBatchOutcome } from "../src/bopf/admission-batch.js";
-import { buildBopfBench, runBopfBench, type BopfBenchInput, type BopfBenchResult } from "../src/bopf/bench-scenario.js";
+import { buildBopfBench, engineBatchOf, runBopfBench, type BopfBenchInput, type BopfBenchResult } from "../src/bopf/bench-scenario.js";
+import { benchBackend } from "./backends.js";
 import type { ScenarioCase, ScenarioModule } from "./cases.js";
 
 export const BOPF_LQS = 10_000, BOPF_TQS = 10_000, BOPF_BURSTS = 500;
@@ -81,24 +87,64 @@ export function burstSpecFloor(x: BopfBenchInput): number {
   return s;
 }
 
-function decisionCase(backend: BackendKind, contended = false): ScenarioCase {
+/**
+ * The decision (decideRound: admission and the allocation round on the engine's BoPF
+ * kernel). `inPlace`: the columns and demands live in the engine's memory
+ * (EngineAdmissionBatch, what the WASM floor reads); else they are copied in from the
+ * caller's typed arrays on every call.
+ */
+function decisionCase(backend: BackendKind, contended = false, inPlace = false): ScenarioCase {
   let last: BopfBenchResult | null = null;
   return {
-    id: `bopf.decision${contended ? ".contended" : ""}.${backend}`,
-    label: `admission + one allocation round (${backend}${contended ? `, contended: C = ${BOPF_CONTENDED_CAPACITY}` : ""})`,
+    id: `bopf.decision${contended ? ".contended" : ""}.${backend}${inPlace ? ".inplace" : ""}`,
+    label: `admission + one allocation round (${backend}${contended ? `, contended: C = ${BOPF_CONTENDED_CAPACITY}` : ""}` +
+      `${inPlace ? ", columns in the engine's memory" : ", columns copied in"})`,
     runs: { warmup: 3, samples: 9 },
     prepare() {
       const x = contended ? contendedInput() : input();
       const engine: Engine = loadEngineSync({ backend });
+      if (inPlace) {
+        const b = engineBatchOf(engine, x);
+        return () => (last = runBopfBench(engine, x, b, b.want));
+      }
       return () => (last = runBopfBench(engine, x));
     },
     info: () => (last ? { classes: last.classes, allocated: last.allocated } : {}),
   };
 }
 
+/**
+ * The same floor in WASM over the same cells in linear memory: the kind bytes and the LQ
+ * rows' start, period, window, count and volumes (the bench's LQs are one run of rows),
+ * each a floorSum pass (bench/backends.ts).
+ */
+const wasmFloorCase: ScenarioCase = {
+  id: "bopf.floor.wasm",
+  label: "floor: the same pass in WASM over the same cells in linear memory",
+  runs: { warmup: 20, samples: 31 },
+  prepare() {
+    const x = input();
+    const { kind, n } = x.batch;
+    const k = x.capacity.length;
+    const lo = kind.indexOf(1), hi = kind.lastIndexOf(1) + 1;
+    for (let i = lo; i < hi; i++) if (kind[i] !== 1) throw new Error("bopf.floor.wasm: the LQ rows are not one run");
+    const bb = benchBackend("wasm");
+    const block = bb.kernels.prepare("bopf", n, k);
+    const v = block.views();
+    v.kind.set(kind.subarray(0, n));
+    for (const c of ["start", "period", "window", "count"] as const) v[c].set(x.batch[c].subarray(0, n));
+    v.volume.set(x.batch.volume.subarray(0, n * k));
+    const bytesAsF64 = new Float64Array(v.kind.buffer, v.kind.byteOffset, Math.ceil(n / 8));
+    return bb.floorOver([
+      bytesAsF64, v.start.subarray(lo, hi), v.period.subarray(lo, hi), v.window.subarray(lo, hi), v.count.subarray(lo, hi),
+      v.volume.subarray(lo * k, hi * k),
+    ]);
+  },
+};
+
 const batchAdmissionCase: ScenarioCase = {
   id: "bopf.admission.batch",
-  label: "admission alone: admitBatch over the columns (TS)",
+  label: "admission alone: admitBatch over the columns (the kernel's JS twin in place)",
   runs: { warmup: 3, samples: 9 },
   prepare() {
     const x = input();
@@ -159,11 +205,16 @@ export const bopfModule: ScenarioModule = {
   name: "BoPF overhead experiment",
   description: `${BOPF_LQS} LQs (${BOPF_BURSTS} periodic bursts each) + ${BOPF_TQS} TQs, K = 6 (src/bopf/bench-scenario.ts)`,
   cases: [
-    decisionCase("wasm"), decisionCase("js"), decisionCase("wasm", true), decisionCase("js", true),
-    batchAdmissionCase, admissionCase, allocationCase, floorCase, objectFloorCase,
+    decisionCase("wasm", false, true), decisionCase("wasm"), decisionCase("js"), decisionCase("wasm", true), decisionCase("js", true),
+    batchAdmissionCase, admissionCase, allocationCase, floorCase, wasmFloorCase, objectFloorCase,
   ],
   ratios: [
-    { label: "decision (WASM) / floor", numerator: "bopf.decision.wasm", denominator: "bopf.floor", target: { op: "<=", value: 10 } },
+    // the same-kind floor: the WASM decision over columns in linear memory vs a WASM pass over them
+    { label: "decision (WASM, in place) / WASM floor", numerator: "bopf.decision.wasm.inplace", denominator: "bopf.floor.wasm", target: { op: "<=", value: 10 } },
+    { label: "decision (WASM, columns copied in) / WASM floor", numerator: "bopf.decision.wasm", denominator: "bopf.floor.wasm" },
+    { label: "decision (WASM, in place) / TS floor", numerator: "bopf.decision.wasm.inplace", denominator: "bopf.floor" },
+    { label: "decision (WASM, columns copied in) / TS floor", numerator: "bopf.decision.wasm", denominator: "bopf.floor" },
+    { label: "TS floor / WASM floor", numerator: "bopf.floor", denominator: "bopf.floor.wasm" },
     { label: "decision (JS) / floor", numerator: "bopf.decision.js", denominator: "bopf.floor" },
     { label: "contended decision (WASM) / floor", numerator: "bopf.decision.contended.wasm", denominator: "bopf.floor" },
     { label: "contended decision (JS) / floor", numerator: "bopf.decision.contended.js", denominator: "bopf.floor" },

@@ -19,3 +19,12 @@ export const E_CRV_SCORE: i32 = 13; // crv[i] (CRV reorder score) not finite or 
 export const E_CRV_RUNTIME: i32 = 14; // runtime[i] (CRV reorder estimated runtime) not finite or < 0
 export const E_CRV_SLACK: i32 = 15; // slack[i] < 0, or slackThreshold < 0 (index -1)
 export const E_CRV_MODE: i32 = 16; // mode[j] (CRV reorder queue mode) not 0, 1 or 2
+// BoPF (assembly/bopf.ts); numbered from 32 so codes added for other kernels stay below
+export const E_BOPF_KIND: i32 = 32; // kind[i] (BoPF admission) not 0 (TQ) or 1 (LQ)
+export const E_BOPF_START: i32 = 33; // start[i] not finite
+export const E_BOPF_PERIOD: i32 = 34; // period[i] not finite or <= 0
+export const E_BOPF_WINDOW: i32 = 35; // window[i] not finite or <= 0
+export const E_BOPF_COUNT: i32 = 36; // count[i] not a whole number >= 0
+export const E_BOPF_VOLUME: i32 = 37; // volume[i*K+k] not finite or < 0
+export const E_BOPF_CLASS: i32 = 38; // cls[i] (BoPF allocation) not a class code 0-3
+export const BOPF_GENERAL: i32 = -1; // not an error: the round needs the general (TS) path

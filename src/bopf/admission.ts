@@ -13,6 +13,10 @@
 // against a running sum of the hard rates. Leaving releases the guarantee (heap entry marked
 // dead, rate subtracted) and lowers M.
 //
+// admitBatch decides a whole batch of queues given as columns in one kernel call
+// (assembly/bopf.ts, or its JS twin src/kernels/js/bopf.ts), with the same comparisons:
+// within a batch nobody leaves, so the heap's top is a running minimum there.
+//
 // Worked example (the shape of the paper's Fig. 10; capacity 1 on every resource): one TQ
 // admitted first, then three LQs with equal bursts of volume 25 resource·s in a 25 s window
 // (rate 1: the whole cluster while ON) and periods 150, 110 and 60 s.
@@ -28,10 +32,14 @@
 import type { BurstSpec, QueueKind } from "../sim/model.js";
 import { InputError, describeValue } from "../engine/errors.js";
 import {
-  burstSeries, isPeriodic, toleratedCount, periodicSummary, PeriodicSeries, type BurstSeries, type BurstsInput, type PeriodicBursts, type SummaryOut,
+  burstSeries, isPeriodic, periodicSummary, PeriodicSeries, type BurstSeries, type BurstsInput, type PeriodicBursts, type SummaryOut,
 } from "./bursts.js";
 import { LazyMinHeap } from "./min-heap.js";
-import { KIND_LQ, KIND_TQ, batchRowError, validateBatchShape, type AdmissionBatch, type BatchOutcome } from "./admission-batch.js";
+import { KIND_LQ, validateBatchShape, type AdmissionBatch, type BatchOutcome } from "./admission-batch.js";
+import { admitError, admitOnBlock, blockFor, copyIn } from "./batch-kernel.js";
+import type { Engine } from "../engine/engine.js";
+import { Status } from "../kernels/status.js";
+import { BopfScratch, bopfAdmitKernel } from "../kernels/js/bopf.js";
 
 export type BopfClass = "hard" | "soft" | "elastic" | "rejected";
 /** The condition that decided the class, or 'all-held' when every condition checked held. */
@@ -128,6 +136,12 @@ export class BopfAdmissionControl {
   private need: Float64Array;
   /** periodicSummary's binding resource, reused across admits */
   private readonly summary: SummaryOut = { binding: -1 };
+  /** admitBatch's kernel state (M, smallest guaranteed tolerance, variant, id0; rows admitted) and the twin's scratch */
+  private readonly kstate = new Float64Array(8);
+  private readonly kscratch = new BopfScratch();
+  /** the twin's guaranteed lists (tolerances and ids of a batch's hard and soft queues) */
+  private kgkey = new Float64Array(0);
+  private kgid = new Int32Array(0);
   // struct of arrays by admission id (ids are never reused; rows of left queues stay, marked GONE)
   private cls = new Uint8Array(64);
   private tol = new Float64Array(64);
@@ -366,8 +380,11 @@ export class BopfAdmissionControl {
    * `${field}.<column>[i]` and admits nothing. Batch queues have no name: they are known by
    * their admission id (outcome.id; classOfId, leaveId, seriesOfId). No allocation per
    * queue: a periodic spec is summarised in closed form (bursts.ts), never expanded.
+   * The per-queue work is one kernel call (assembly/bopf.ts): on `engine` (WASM, or its JS
+   * twin) when given — the columns are copied into its memory unless they already live
+   * there (EngineAdmissionBatch) — else the JS twin runs over this control's own arrays.
    */
-  admitBatch(b: AdmissionBatch, out: BatchOutcome, field = "batch"): void {
+  admitBatch(b: AdmissionBatch, out: BatchOutcome, field = "batch", engine: Engine | null = null): void {
     const k = this.k;
     validateBatchShape(b, k, field);
     const n = b.n;
@@ -377,137 +394,86 @@ export class BopfAdmissionControl {
     }
     const id0 = this.nextId;
     if (id0 + n > this.cls.length) this.grow(id0 + n);
-    // pass 1: every row checked and summarised into the row it gets if nothing before it
-    // is rejected (id0 + i; rows from nextId on are free), the specs copied in bulk
-    this.summarizeBatch(b, id0, field);
-    // pass 2: the decisions in row order; after a rejection the rows move down to their ids
-    const kind = b.kind;
-    const oc = out.cls, or = out.reason, oid = out.id, tol = this.tol, bind = this.bind, fb = this.fromBatch;
-    let id = id0;
-    for (let i = 0; i < n; i++) {
-      if (id !== id0 + i) this.moveRow(id0 + i, id);
-      const isLQ = kind[i] === KIND_LQ;
-      const tolerance = tol[id];
-      const c = this.classify(id, isLQ, tolerance);
-      oc[i] = c;
-      or[i] = BATCH_REASON_CODE[this.dWhat];
-      if (c === REJECTED) {
-        oid[i] = -1;
-        continue;
-      }
-      this.commit(id, c, tolerance, bind[id]);
-      oid[i] = id;
-      fb[id] = isLQ ? BATCH_LQ : BATCH_TQ;
-      id++;
+    if (engine === null && this.kgkey.length < n) {
+      this.kgkey = new Float64Array(n);
+      this.kgid = new Int32Array(n);
     }
+    // the kernel's state: M, the smallest guaranteed tolerance (no queue leaves during a
+    // batch, so the heap is a running minimum there), the variant, the first id
+    const st = this.kstate;
+    st[0] = this.admitted;
+    st[1] = this.guaranteed.peekKey();
+    const topId = this.guaranteed.peekIdOrNone();
+    st[2] = this.variant === "nbopf" ? 1 : 0;
+    st[3] = id0;
+    st[4] = 0;
+    let j: number;
+    let gkey: Float64Array, gid: Int32Array;
+    if (engine !== null) {
+      const block = blockFor(engine, b, k);
+      j = admitOnBlock(block, b, k, this.capacity, this.capSlack, this.hardRate, st, field);
+      const v = block.views();
+      copyIn(out.cls, v.cls, n);
+      copyIn(out.reason, v.reason, n);
+      if (out.id !== v.id) out.id.set(v.id.subarray(0, n));
+      this.rate.set(v.rate.subarray(0, j * k), id0 * k);
+      this.tol.set(v.tol.subarray(0, j), id0);
+      this.bind.set(v.bind.subarray(0, j), id0);
+      this.cls.set(v.clsById.subarray(0, j), id0);
+      this.fromBatch.set(v.kindById.subarray(0, j), id0);
+      this.hardRate.set(v.hard);
+      gkey = v.gkey;
+      gid = v.gid;
+    } else {
+      // in place: the rows from id0 on are free; the hard sums go to `need` (scratch) and
+      // become the state only on success
+      const sums = this.need;
+      sums.set(this.hardRate);
+      const code = bopfAdmitKernel(n, k, this.capacity, this.capSlack, sums, st, b.kind, b.start, b.period, b.window, b.count, b.volume,
+        out.cls, out.reason, out.id, this.rate.subarray(id0 * k), this.tol.subarray(id0), this.bind.subarray(id0),
+        this.cls.subarray(id0), this.fromBatch.subarray(id0), this.kgkey, this.kgid, this.kscratch);
+      if (code !== Status.OK) throw admitError(b, code, this.kscratch.errIndex, k, field);
+      j = st[4];
+      this.need = this.hardRate;
+      this.hardRate = sums;
+      gkey = this.kgkey;
+      gid = this.kgid;
+    }
+    // the guaranteed ones into the heap, ordered when first needed (the kernel kept the
+    // running minimum: the new one's id, or the old top when none went below it)
+    const g = st[5];
+    if (g > 0) this.guaranteed.appendUnordered(gkey, gid, g, st[1], st[6] >= 0 ? st[6] : topId >= 0 ? topId : gid[0]);
+    this.commitBatch(b, out, id0, j);
   }
 
   /**
-   * admitBatch's first pass: validates row i (the first bad cell, in validateAdmissionBatch's
-   * order, is the error; nothing is admitted) and writes its rates, tolerance and binding
-   * resource into row id0 + i, as admit() would (periodicSummary's closed form: every burst
-   * alike, so one burst's numbers are the series'); the spec columns are copied in bulk.
+   * The object state of admitBatch's j admitted rows beyond what the kernel wrote (rate,
+   * tol, bind, class and batch kind by id, the heap's entries): their specs kept (the
+   * caller may reuse the columns), the counters.
    */
-  private summarizeBatch(b: AdmissionBatch, id0: number, field: string): void {
-    const k = this.k, n = b.n;
-    const { kind, start, period, window, count, volume } = b;
-    const rate = this.rate, tol = this.tol, bind = this.bind;
-    // rates 0 (a TQ, an LQ without bursts) in one fill; an LQ's row is overwritten below
-    rate.fill(0, id0 * k, (id0 + n) * k);
-    for (let i = 0; i < n; i++) {
-      const p = id0 + i, base = p * k, src = i * k;
-      const kd = kind[i];
-      if (kd === KIND_TQ) {
-        tol[p] = Infinity;
-        bind[p] = -1;
-        continue;
-      }
-      const st = start[i], pe = period[i], w = window[i], c = count[i];
-      // x - x === 0: finite; NaN fails every comparison
-      let ok = kd === KIND_LQ && st - st === 0 && pe > 0 && pe - pe === 0 && w > 0 && w - w === 0 && c >= 0 && Math.floor(c) === c && c - c === 0;
-      for (let r = 0; r < k; r++) {
-        const v = volume[src + r];
-        if (!(v >= 0 && v - v === 0)) ok = false;
-      }
-      if (!ok) throw batchRowError(b, i, k, field);
-      if (c > 0) {
-        for (let r = 0; r < k; r++) rate[base + r] = volume[src + r] / w;
-        tol[p] = this.batchTolerance(volume, src, pe);
-        bind[p] = this.batchBind;
-      } else {
-        tol[p] = Infinity;
-        bind[p] = -1;
+  private commitBatch(b: AdmissionBatch, out: BatchOutcome, id0: number, j: number): void {
+    const n = b.n, k = this.k;
+    const oid = out.id;
+    if (j === n) {
+      this.pStart.set(b.start.subarray(0, n), id0);
+      this.pPeriod.set(b.period.subarray(0, n), id0);
+      this.pWindow.set(b.window.subarray(0, n), id0);
+      this.pCount.set(b.count.subarray(0, n), id0);
+      this.pVolume.set(b.volume.subarray(0, n * k), id0 * k);
+    } else {
+      const { start, period, window, count, volume } = b;
+      for (let i = 0; i < n; i++) {
+        const id = oid[i];
+        if (id < 0) continue;
+        this.pStart[id] = start[i];
+        this.pPeriod[id] = period[i];
+        this.pWindow[id] = window[i];
+        this.pCount[id] = count[i];
+        for (let r = 0; r < k; r++) this.pVolume[id * k + r] = volume[i * k + r];
       }
     }
-    this.pStart.set(start.subarray(0, n), id0);
-    this.pPeriod.set(period.subarray(0, n), id0);
-    this.pWindow.set(window.subarray(0, n), id0);
-    this.pCount.set(count.subarray(0, n), id0);
-    this.pVolume.set(volume.subarray(0, n * k), id0 * k);
-  }
-
-  /** Row `from`'s summary and spec into row `to` (< from): admitBatch after a rejection. */
-  private moveRow(from: number, to: number): void {
-    const k = this.k;
-    this.tol[to] = this.tol[from];
-    this.bind[to] = this.bind[from];
-    this.pStart[to] = this.pStart[from];
-    this.pPeriod[to] = this.pPeriod[from];
-    this.pWindow[to] = this.pWindow[from];
-    this.pCount[to] = this.pCount[from];
-    const rate = this.rate, pv = this.pVolume;
-    for (let r = 0; r < k; r++) {
-      rate[to * k + r] = rate[from * k + r];
-      pv[to * k + r] = pv[from * k + r];
-    }
-  }
-
-  /** The binding resource of the last batchTolerance call (-1: none). */
-  private batchBind = -1;
-
-  /**
-   * min over r of toleratedCount(v[r], C[r] * period) and the first r attaining it (left in
-   * batchBind): periodicSummary's loop, with the same result bit for bit, but the exact
-   * count (three dependent divisions) only for the resources that can attain the minimum.
-   * A candidate r* (smallest C * period / v, by cross-multiplication) gives m* exactly; a
-   * resource with fl(v * (m* + 1)) <= fl(C * period * (1 - 2^-51)) has v <= fl(C * period /
-   * (m* + 1)) (the rounding of both products is within the 2^-51 slack), so it tolerates at
-   * least m* + 1 and cannot bind; the rest are counted exactly, in order. Worked example:
-   * C = <100, 200>, period 150, v = <3000, 3000>: r* = 0, m* = 5; resource 1: 3000 * 6 =
-   * 18000 <= 30000 * (1 - 2^-51), skipped; tolerance 5, binding resource 0 (as the full
-   * loop). Edge values: v = 0 never binds (+Infinity); m* >= 2^50 or values outside the
-   * normal range fall back to the full loop.
-   */
-  private batchTolerance(volume: Float64Array, src: number, period: number): number {
-    const k = this.k, cap = this.capacity;
-    let best = -1, bv = 0, bf = 0;
-    for (let r = 0; r < k; r++) {
-      const v = volume[src + r];
-      if (!(v > 0)) continue;
-      const f = cap[r] * period;
-      if (best < 0 || f * bv < bf * v) {
-        best = r; bv = v; bf = f;
-      }
-    }
-    let tolerance = Infinity, bind = -1;
-    if (best >= 0) {
-      const mStar = toleratedCount(bv, bf);
-      const filter = mStar < 2 ** 50;
-      const next = mStar + 1;
-      for (let r = 0; r < k; r++) {
-        const v = volume[src + r];
-        if (!(v > 0)) continue; // tolerates any count: never below the minimum
-        const f = cap[r] * period;
-        if (filter && r !== best && v >= NORMAL && f >= NORMAL && v * next <= f * SLACK) continue;
-        const m = r === best ? mStar : toleratedCount(v, f);
-        if (m < tolerance) {
-          tolerance = m;
-          bind = r;
-        }
-      }
-    }
-    this.batchBind = bind;
-    return tolerance;
+    this.nextId = id0 + j;
+    this.admitted += j;
   }
 
   /** Doubles the rows, or makes room for `atLeast` rows at once (one copy for a whole batch). */
@@ -587,9 +553,6 @@ export class BopfAdmissionControl {
     }
   }
 }
-
-/** batchTolerance's bounds: products of normal numbers round within 2^-53 relative. */
-const NORMAL = 2 ** -1000, SLACK = 1 - 2 ** -51;
 
 const REASONS: readonly BopfReason[] = ["safety", "all-held", "fairness", "resource", "all-held"];
 /** The same reasons as codes of BATCH_REASONS (safety, fairness, resource, all-held), by D_*. */

@@ -24,6 +24,8 @@ import type { Engine } from "../engine/engine.js";
 import { InputError, describeValue } from "../engine/errors.js";
 import type { BopfClass } from "./admission.js";
 import { clearlyFits, drfOver, EXHAUSTED, W_MAX, W_MIN } from "./drf-over.js";
+import { allocateError, copyIn } from "./batch-kernel.js";
+import { Status } from "../kernels/status.js";
 
 export interface InstantQueue {
   class: BopfClass;
@@ -232,7 +234,9 @@ function startRound(capacity: ArrayLike<number>, b: InstantBatch, ws: InstantWor
 }
 
 /**
- * allocateInstantFlat with { steps: false }: the same steps, but steps 1 and 2 are written
+ * allocateInstantFlat with { steps: false }: the usual uncontended round (no live soft LQ,
+ * step 3 clearly fitting) in one call of the engine's BoPF kernel (kernelRound, below), else
+ * the same steps here, with steps 1 and 2 written
  * straight into the allocation (`base`: a row is hard or soft, never both, so hard + soft is
  * whichever is set, and want - hard - soft = want - base exactly), steps 3 and 4 are added
  * to it in place, and the uncontended pass writes one array instead of five. Worked
@@ -240,7 +244,11 @@ function startRound(capacity: ArrayLike<number>, b: InstantBatch, ws: InstantWor
  * add nothing; the allocation is the same as the sum of the steps. Edge values: as
  * allocateInstantFlat (test/bopf.flat-steps.test.ts compares the two bit for bit).
  */
-function allocationOnly(engine: Engine, capacity: ArrayLike<number>, b: InstantBatch, ws: InstantWorkspace, check: boolean): FlatAllocation {
+function allocationOnly(engine: Engine, capacity: ArrayLike<number>, b: InstantBatch, ws: InstantWorkspace, check: boolean, tryKernel = true): FlatAllocation {
+  if (check && tryKernel) {
+    const a = kernelRound(engine, capacity, b, ws);
+    if (a !== null) return { allocation: a, steps: null };
+  }
   const { k, n, nk, weights } = startRound(capacity, b, ws, check);
   const base = ws.allocation.subarray(0, nk);
   const elastic = ws.elastic.subarray(0, nk), spare = ws.spare.subarray(0, nk);
@@ -271,6 +279,43 @@ function allocationOnly(engine: Engine, capacity: ArrayLike<number>, b: InstantB
   }
   addSteps(base, elastic, spare, nk);
   return { allocation: base, steps: null };
+}
+
+/**
+ * allocateInstantFlat(.., { steps: false }) for a round the BoPF kernel already found to need
+ * the general path (decision.ts): the same result, without staging it for the kernel again.
+ */
+export function allocationOnlyGeneral(engine: Engine, capacity: ArrayLike<number>, b: InstantBatch, ws: InstantWorkspace): FlatAllocation {
+  return allocationOnly(engine, capacity, b, ws, true, false);
+}
+
+/**
+ * allocationOnly's usual round on the engine's BoPF kernel (assembly/bopf.ts bopfAllocate:
+ * steps 1, 3 and 4 when no soft LQ holds a live guarantee and the round is uncontended,
+ * the same operations as firstPass, wholeElasticBase and leftBound below): the batch staged
+ * into the engine, one call, the allocation copied into `ws`. null when the round needs the
+ * general path (SRPT, a binding DRF, a weight outside the fast range). A bad cell throws
+ * validateRow's InputError, as the TS pass would.
+ */
+function kernelRound(engine: Engine, capacity: ArrayLike<number>, b: InstantBatch, ws: InstantWorkspace): Float64Array | null {
+  validateShape(capacity, b);
+  const k = capacity.length, n = b.n, nk = n * k;
+  const block = engine.kernels.stage("bopf", n, k);
+  const v = block.views();
+  for (let r = 0; r < k; r++) v.capacity[r] = capacity[r];
+  copyIn(v.cls, b.cls, n);
+  copyIn(v.hasGuarantee, b.hasGuarantee, n);
+  copyIn(v.want, b.want, nk);
+  copyIn(v.rate, b.rate, nk);
+  copyIn(v.remaining, b.remaining, nk);
+  if (b.weight !== null) copyIn(v.weight, b.weight, n);
+  const code = block.run(1, b.weight !== null ? 1 : 0);
+  if (code === Status.BopfGeneral) return null;
+  if (code !== Status.OK) throw allocateError(code, block.errorIndex(), k, (i) => validateRow(b, i, k));
+  ws.ensure(nk, n, k);
+  const out = ws.allocation.subarray(0, nk);
+  out.set(v.allocation.subarray(0, nk));
+  return out;
 }
 
 /**

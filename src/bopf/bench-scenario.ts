@@ -4,12 +4,13 @@
 // the inputs once, both as the queues' reports (objects, for the admit() API) and as the
 // columns a scheduler holding 20,000 queues keeps (for admitBatch); `run` is the timed
 // decision: an empty admission control (reset, its rows reused) admits every queue from
-// the columns, then one allocation round whose inputs are the admission's own arrays (no
-// per-queue objects).
+// the columns, then one allocation round over the admission's own outputs (decideRound: no
+// per-queue objects, both halves on the engine's BoPF kernel).
 import type { Engine } from "../engine/engine.js";
 import { BopfAdmissionControl, type BopfClass, type BopfQueueInput } from "./admission.js";
-import { emptyAdmissionBatch, emptyBatchOutcome, setPeriodicRow, type AdmissionBatch, type BatchOutcome } from "./admission-batch.js";
-import { allocateInstantFlat, InstantWorkspace, type InstantBatch } from "./allocate.js";
+import { emptyAdmissionBatch, setPeriodicRow, type AdmissionBatch } from "./admission-batch.js";
+import { EngineAdmissionBatch } from "./batch-kernel.js";
+import { decideRound, DecisionWorkspace } from "./decision.js";
 import type { PeriodicBursts } from "./bursts.js";
 
 export interface BopfBenchInput {
@@ -24,11 +25,12 @@ export interface BopfBenchInput {
 }
 
 export interface BopfBenchResult {
-  classes: Record<BopfClass, number>;
-  admitMs: number;
-  allocateMs: number;
+  /** Class counts, computed when read, valid until the next run. */
+  readonly classes: Record<BopfClass, number>;
+  /** Wall time of the decision. */
+  ms: number;
   /** Sum of the allocation (a checksum of the decision), computed when read, valid until the next run. */
-  allocated: number;
+  readonly allocated: number;
 }
 
 /**
@@ -68,52 +70,29 @@ export function buildBopfBench(lqs = 10_000, tqs = 10_000, bursts = 500, seed = 
   return { capacity, queues, wants, batch, want };
 }
 
-/** Admits every queue (admitBatch), then computes one allocation with every guaranteed LQ inside a burst. */
-export function runBopfBench(engine: Engine, input: BopfBenchInput): BopfBenchResult {
+/**
+ * Admits every queue, then computes one allocation with every guaranteed LQ inside a
+ * burst: decideRound (src/bopf/decision.ts), both halves on the engine's BoPF kernel over
+ * one staged block. `batch` and `want` default to the input's columns (copied into the
+ * engine); an EngineAdmissionBatch filled with the same rows (and its `want`) is read in place.
+ */
+export function runBopfBench(engine: Engine, input: BopfBenchInput, batch: AdmissionBatch = input.batch, want: Float64Array = input.want): BopfBenchResult {
   const t0 = performance.now();
-  const b = input.batch, n = b.n, k = input.capacity.length;
-  const { ac, out, inst, rateRows, remainingRows } = scratchFor(input);
+  const { ac, dw } = scratchFor(input);
   ac.reset(); // empty: decides as a new control would, in the rows of the previous run
-  ac.admitBatch(b, out);
-  // the allocation round reads the admission's arrays: classes as they came out (the same
-  // codes, inst.cls is out.cls), demands as given (inst.want is input.want); a guaranteed LQ
-  // (hard or soft) is inside its burst: rate max_n r(n) (the admission's row of `rates`),
-  // remaining = the burst's volume (its row of the columns). Without a rejection the
-  // admission ids are the rows (an empty control numbers them from 0 in row order), so both
-  // are read where they are; otherwise they are copied to the queues' rows.
-  const counts = [0, 0, 0, 0];
-  const hasGuarantee = inst.hasGuarantee;
-  const cls = out.cls, kind = b.kind;
-  for (let i = 0; i < n; i++) {
-    const c = cls[i];
-    counts[c]++;
-    hasGuarantee[i] = (c === 0 || c === 1) && kind[i] === 1 ? 1 : 0;
-  }
-  if (counts[3] === 0) {
-    inst.rate = ac.rates;
-    inst.remaining = b.volume;
-  } else {
-    inst.rate = rateRows;
-    inst.remaining = remainingRows;
-    const rates = ac.rates, volume = b.volume, ids = out.id;
-    for (let i = 0; i < n; i++) {
-      if (hasGuarantee[i] === 0) continue;
-      const row = ids[i] * k, base = i * k;
-      for (let r = 0; r < k; r++) {
-        rateRows[base + r] = rates[row + r];
-        remainingRows[base + r] = volume[base + r];
-      }
-    }
-  }
-  const t1 = performance.now();
-  const res = allocateInstantFlat(engine, input.capacity, inst, workspace, { steps: false });
-  const t2 = performance.now();
-  const classes: Record<BopfClass, number> = { hard: counts[0], soft: counts[1], elastic: counts[2], rejected: counts[3] };
-  const allocation = res.allocation;
+  const { out, allocation } = decideRound(engine, ac, batch, want, dw);
+  const ms = performance.now() - t0;
+  const n = batch.n;
+  const cls = out.cls;
   return {
-    classes, admitMs: t1 - t0, allocateMs: t2 - t1,
-    // summed when read, not in the timed decision (the allocation is a view into the
-    // reused workspace: read it before the next run)
+    ms,
+    // counted and summed when read, not in the timed decision (the outcome and the
+    // allocation are reused: read them before the next run)
+    get classes() {
+      const counts = [0, 0, 0, 0];
+      for (let i = 0; i < n; i++) counts[cls[i]]++;
+      return { hard: counts[0], soft: counts[1], elastic: counts[2], rejected: counts[3] };
+    },
     get allocated() {
       let sum = 0;
       for (let x = 0; x < allocation.length; x++) sum += allocation[x];
@@ -122,16 +101,25 @@ export function runBopfBench(engine: Engine, input: BopfBenchInput): BopfBenchRe
   };
 }
 
-// reused across runs (the harness repeats the decision): the admission control's rows,
-// the outcome, the instant batch and the step arrays
-const workspace = new InstantWorkspace();
-let cached: { input: BopfBenchInput; ac: BopfAdmissionControl; out: BatchOutcome; inst: InstantBatch; rateRows: Float64Array; remainingRows: Float64Array } | null = null;
-function scratchFor(input: BopfBenchInput): { ac: BopfAdmissionControl; out: BatchOutcome; inst: InstantBatch; rateRows: Float64Array; remainingRows: Float64Array } {
+/** Fills an engine-resident batch (and its want) with the input's rows: the zero-copy form of the decision. */
+export function engineBatchOf(engine: Engine, input: BopfBenchInput): EngineAdmissionBatch {
+  const b = input.batch, k = input.capacity.length;
+  const e = new EngineAdmissionBatch(engine, b.n, k);
+  e.kind.set(b.kind.subarray(0, b.n));
+  e.start.set(b.start.subarray(0, b.n));
+  e.period.set(b.period.subarray(0, b.n));
+  e.window.set(b.window.subarray(0, b.n));
+  e.count.set(b.count.subarray(0, b.n));
+  e.volume.set(b.volume.subarray(0, b.n * k));
+  e.want.set(input.want.subarray(0, b.n * k));
+  return e;
+}
+
+// reused across runs (the harness repeats the decision): the admission control's rows and
+// the decision's workspace
+let cached: { input: BopfBenchInput; ac: BopfAdmissionControl; dw: DecisionWorkspace } | null = null;
+function scratchFor(input: BopfBenchInput): { ac: BopfAdmissionControl; dw: DecisionWorkspace } {
   if (cached && cached.input === input) return cached;
-  const n = input.batch.n, k = input.capacity.length;
-  const out = emptyBatchOutcome(n);
-  const rateRows = new Float64Array(n * k), remainingRows = new Float64Array(n * k);
-  const inst: InstantBatch = { n, cls: out.cls, want: input.want, weight: null, hasGuarantee: new Uint8Array(n), rate: rateRows, remaining: remainingRows };
-  cached = { input, ac: new BopfAdmissionControl(input.capacity), out, inst, rateRows, remainingRows };
+  cached = { input, ac: new BopfAdmissionControl(input.capacity), dw: new DecisionWorkspace() };
   return cached;
 }

@@ -1,5 +1,7 @@
 // BoPF for embedders: admission control (object API and the batch API over columns), the
-// allocation at one instant (SPEC §4.3), the alpha-strategy request, burst descriptions.
+// allocation at one instant (SPEC §4.3), the whole decision of a round right after a batch
+// admission on the engine's BoPF kernel (decideRound, with columns that may live in the
+// engine's memory: EngineAdmissionBatch), the alpha-strategy request, burst descriptions.
 export {
   BopfAdmissionControl, type BopfAdmission, type BopfClass, type BopfReason, type BopfQueueInput, type AdmissionOptions,
 } from "./admission.js";
@@ -11,5 +13,7 @@ export {
   allocateInstant, allocateInstantFlat, InstantWorkspace, CLASS_CODE,
   type InstantQueue, type InstantAllocation, type InstantBatch, type FlatOptions, type FlatAllocation,
 } from "./allocate.js";
+export { decideRound, DecisionWorkspace, type RoundDecision } from "./decision.js";
+export { EngineAdmissionBatch } from "./batch-kernel.js";
 export { burstSeries, isPeriodic, type PeriodicBursts, type BurstsInput, type BurstSeries } from "./bursts.js";
 export { alphaRequest, quantileOf, type DemandDistribution, type Correlation } from "./alpha.js";

@@ -3,6 +3,7 @@ import { DrfScratch, drfKernel, floorSum } from "../kernels/js/drf.js";
 import { SrptScratch, srptKernel } from "../kernels/js/srpt.js";
 import { LtrfScratch, ltrfKernel } from "../kernels/js/ltrf.js";
 import { CrvScratch, crvReorderKernel } from "../kernels/js/crv.js";
+import { BopfScratch, bopfAdmitKernel, bopfAllocateKernel } from "../kernels/js/bopf.js";
 import { BlockBackend } from "./block-backend.js";
 import { regionsOf, tooLarge } from "./regions.js";
 
@@ -12,6 +13,7 @@ class Scratches {
   readonly srpt = new SrptScratch();
   readonly ltrf = new LtrfScratch();
   readonly crv = new CrvScratch();
+  readonly bopf = new BopfScratch();
 }
 
 /** Sizes each kernel's scratch for a problem up front, so an allocation failure is reported when staging. */
@@ -23,6 +25,7 @@ const ENSURE: { readonly [K in KernelName]: (s: Scratches, a: number, b: number)
   srpt: (s, n, k) => s.srpt.ensure(n, k),
   ltrf: (s, n) => s.ltrf.ensure(n),
   crv: (s, _q, t) => s.crv.ensure(t),
+  bopf: (s, n, k) => s.bopf.ensure(n, k),
 };
 
 /** Each kernel's twin called over a block's views: the only per-kernel code of this backend (see wasm-backend.ts CALLS). */
@@ -35,6 +38,9 @@ const CALLS: { readonly [K in KernelName]: (v: KernelViews[K], s: Scratches, a: 
     ltrfKernel(n, k, v.free, v.tasks, v.pending, v.usage, w ? v.weights : null, v.increments, flags, v.count, v.usageOut, v.freeOut, s.ltrf),
   crv: (v, s, q, t, thr) =>
     crvReorderKernel(q, t, v.offsets, v.score, v.runtime, v.slack, v.mode, thr, v.order, v.slackOut, s.crv),
+  bopf: (v, s, n, k, mode, flags) => mode === 0
+    ? bopfAdmitKernel(n, k, v.capacity, v.bound, v.hard, v.state, v.kind, v.start, v.period, v.window, v.count, v.volume, v.cls, v.reason, v.id, v.rate, v.tol, v.bind, v.clsById, v.kindById, v.gkey, v.gid, s.bopf)
+    : bopfAllocateKernel(n, k, flags, v.capacity, v.cls, v.hasGuarantee, v.kind, v.id, v.state, v.want, v.rate, flags & 2 ? v.volume : v.remaining, v.weight, v.allocation, s.bopf),
 };
 
 /** A kernel's regions as plain typed arrays: they never move, so views() is always the same object. */

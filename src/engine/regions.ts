@@ -67,6 +67,19 @@ export const REGIONS: { readonly [K in KernelName]: RegionTable<KernelViews[K]> 
     }),
     inputs: ["offsets", "score", "runtime", "slack", "mode"],
   },
+  bopf: {
+    field: "volume",
+    describe: nk,
+    regions: (n, k) => ({
+      capacity: f64(k), bound: f64(k), hard: f64(k), state: f64(8),
+      start: f64(n), period: f64(n), window: f64(n), count: f64(n), volume: f64(n * k),
+      want: f64(n * k), rate: f64(n * k), remaining: f64(n * k), weight: f64(n), tol: f64(n), allocation: f64(n * k), gkey: f64(n),
+      id: [Int32Array, n], bind: [Int32Array, n], gid: [Int32Array, n],
+      kind: [Uint8Array, n], cls: [Uint8Array, n], reason: [Uint8Array, n], hasGuarantee: [Uint8Array, n],
+      clsById: [Uint8Array, n], kindById: [Uint8Array, n],
+    }),
+    inputs: ["capacity", "bound", "hard", "state", "start", "period", "window", "count", "volume", "kind", "want", "rate", "remaining", "weight", "cls", "hasGuarantee"],
+  },
 };
 
 /** The wasm32 address space: no problem may need more (the JS backend keeps the same limit). */

@@ -15,6 +15,7 @@ export const RESULT_FIELDS = {
   srpt: { fraction: ["lambda", "N"], allocation: ["allocation", "N*K"] },
   ltrf: { count: ["count", "N"], usage: ["usageOut", "N"], free: ["freeOut", "K"] },
   crv: { order: ["order", "T"], slack: ["slackOut", "T"] },
+  bopf: { cls: ["cls", "N"], reason: ["reason", "N"], id: ["id", "N"], allocation: ["allocation", "N*K"] },
 } as const satisfies { [K in KernelName]: Record<string, readonly [keyof KernelViews[K], string]> };
 
 type Fields<K extends KernelName> = (typeof RESULT_FIELDS)[K];
@@ -45,6 +46,7 @@ const FRESH: { readonly [K in KernelName]: (v: KernelViews[K]) => ResultArrays<K
   srpt: (v) => ({ fraction: v.lambda.slice(), allocation: v.allocation.slice() }),
   ltrf: (v) => ({ count: v.count.slice(), usage: v.usageOut.slice(), free: v.freeOut.slice() }),
   crv: (v) => ({ order: v.order.slice(), slack: v.slackOut.slice() }),
+  bopf: (v) => ({ cls: v.cls.slice(), reason: v.reason.slice(), id: v.id.slice(), allocation: v.allocation.slice() }),
 };
 
 /**

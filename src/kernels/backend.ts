@@ -51,12 +51,46 @@ export interface CrvStage {
   slackOut: Int32Array; // t, out: updated slack, indexed like the input
 }
 
+/**
+ * Staging views for the BoPF decision (assembly/bopf.ts): admission of N queues over their
+ * columns (run(0, 0)), and the allocation round's allocation-only pass (run(1, flags)).
+ * Valid until the next stage call.
+ */
+export interface BopfStage {
+  capacity: Float64Array; // K
+  bound: Float64Array; // K: C * (1 + tolerance), the resource condition's bound
+  hard: Float64Array; // K, in/out: the hard LQs' rate sums
+  state: Float64Array; // 8, in/out: M, smallest guaranteed tolerance, variant, id0; out [4]: rows admitted, [5]: guaranteed admitted, [6]: id of the new smallest (-1: unchanged)
+  start: Float64Array; // N
+  period: Float64Array; // N
+  window: Float64Array; // N
+  count: Float64Array; // N
+  volume: Float64Array; // N*K
+  want: Float64Array; // N*K: the allocation round's demands
+  rate: Float64Array; // N*K: out of admission (by admission row), in of allocation
+  remaining: Float64Array; // N*K
+  weight: Float64Array; // N
+  tol: Float64Array; // N, out: tolerance by admission row
+  allocation: Float64Array; // N*K, out
+  id: Int32Array; // N, out: admission id by row (-1 rejected)
+  bind: Int32Array; // N, out: binding resource by admission row
+  gkey: Float64Array; // N, out: the tolerances of the queues admitted hard or soft, in admission order
+  gid: Int32Array; // N, out: their ids
+  kind: Uint8Array; // N: 0 TQ, 1 LQ
+  cls: Uint8Array; // N: out of admission, in of allocation (class codes 0-3)
+  reason: Uint8Array; // N, out: reason codes (BATCH_REASONS)
+  hasGuarantee: Uint8Array; // N
+  clsById: Uint8Array; // N, out: class code by admission row
+  kindById: Uint8Array; // N, out: 1 LQ, 2 TQ by admission row
+}
+
 /** The views of each kernel, by name (the region table is src/engine/regions.ts). */
 export interface KernelViews {
   drf: DrfStage;
   srpt: SrptStage;
   ltrf: LtrfStage;
   crv: CrvStage;
+  bopf: BopfStage;
 }
 export type KernelName = keyof KernelViews;
 
@@ -64,7 +98,8 @@ export type KernelName = keyof KernelViews;
  * One problem's arrays (inputs, outputs and, for WASM, the kernel's scratch) for one kernel
  * and size, and the kernel call over them. `a`, `b` are (N, K), or (Q, T) for crv.
  * The two scalar arguments of `run` are per kernel: drf (useWeights 0/1, useOffsets 0/1),
- * srpt (unused), ltrf (useWeights 0/1, flags), crv (slackThreshold, unused).
+ * srpt (unused), ltrf (useWeights 0/1, flags), crv (slackThreshold, unused), bopf (0: admission,
+ * 1: allocation; flags of the allocation: bit 0 weights, bit 1 the round right after admission).
  */
 export interface KernelBlock<K extends KernelName = KernelName> {
   readonly kernel: K;

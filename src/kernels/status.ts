@@ -17,6 +17,16 @@ export const enum Status {
   CrvRuntime = 14,
   CrvSlack = 15,
   CrvMode = 16,
+  // BoPF (assembly/bopf.ts), numbered from 32 so codes added for other kernels stay below
+  BopfKind = 32,
+  BopfStart = 33,
+  BopfPeriod = 34,
+  BopfWindow = 35,
+  BopfCount = 36,
+  BopfVolume = 37,
+  BopfClass = 38,
+  /** Not an error: the BoPF allocation round needs the general path (src/bopf/allocate.ts). */
+  BopfGeneral = -1,
 }
 
 /** Result of a kernel call: a status and, when it is not OK, the offending flat index. */

@@ -1,0 +1,530 @@
+// The BoPF decision of one round (SPEC §4.2-4.3) over columns in linear memory, two calls:
+//
+// bopfAdmit: admission control of N new queues in row order (what BopfAdmissionControl
+// .admitBatch decides: src/bopf/admission.ts has the conditions and their worked example).
+// Row i is a TQ (kind 0) or an LQ (kind 1) with a periodic burst spec: start, period,
+// window, count and K volumes. Per LQ: validation, the K rates volume / window, the
+// tolerance (the largest total queue count its bursts stand, min over r of
+// toleratedCount(volume[r], C[r] * period), with the binding resource), then
+//   (1) safety    the smallest tolerance among the guaranteed queues (H ∪ S) >= M + 1, else rejected
+//   (2) fairness  its own tolerance >= M + 1, else elastic
+//   (3) resource  hard[r] + rate[r] <= C[r] (1 + eps) for every r: hard, else soft (N-BoPF: elastic)
+// A TQ is elastic when (1) holds, else rejected. The admission state comes in `state`
+// (M, the smallest guaranteed tolerance, the variant, the first id) and `hard` (the hard
+// rates' sums, updated in place); no queue leaves during a batch, so the heap of
+// guaranteed tolerances the object API keeps reduces here to a running minimum.
+// Outputs by row: cls (0 hard, 1 soft, 2 elastic, 3 rejected), reason (0 safety,
+// 1 fairness, 2 resource, 3 all held), id (id0 + number admitted before it, -1 rejected);
+// by admission (row j = id - id0, admitted rows only): rate (K), tol, bind (-1: none),
+// clsById (the class) and kindById (1 LQ, 2 TQ); the guaranteed (hard or soft) ones
+// tolerances and ids in admission order (gkey, gid), with the id of the new smallest
+// tolerance (strictly below the incoming one; first in row order) in state[6], else -1.
+//
+// Worked example (K = 2, C = <1, 1>, eps = 1e-9, empty state: M = 0, no guaranteed queue):
+// a TQ, then LQs with volume <25, 25>, window 25 (rate <1, 1>) and periods 150, 110, 60.
+//   TQ:   M+1 = 1, no guaranteed queue          -> elastic, all held, id 0
+//   LQ-0: M+1 = 2, tolerance floor(150/25) = 6  -> hard (hard <1, 1>), id 1
+//   LQ-1: M+1 = 3, min tolerance 6, own 4 >= 3, 1 + 1 > 1 (1 + 1e-9) -> soft, resource, id 2
+//   LQ-2: M+1 = 4, min(6, 4) >= 4, own 2 < 4    -> elastic, fairness, id 3
+// state out: M = 4, admitted 4; hard <1, 1>.
+// Edge values: count 0 or an all-zero volume is an LQ of rate 0 and tolerance +Infinity
+// (always hard); a volume above C * period tolerates 0 queues (elastic even alone); the
+// first bad cell (in the order kind, start, period, window, count, volume[0..K-1]) stops
+// the call with its status and index (volume: i*K + r) and nothing is admitted (the
+// caller commits the outputs only on OK).
+//
+// bopfAllocate: the allocation round's allocation-only pass (allocateInstantFlat with
+// { steps: false } in src/bopf/allocate.ts, which documents the steps and their worked
+// example) for the usual uncontended round: the hard LQs' constant rates (step 1), then,
+// when no soft LQ holds a live guarantee and the elastic demands clearly fit in what the
+// hard LQs left, every queue's whole demand (step 3) and, with a guarantee live, its unmet
+// demand (step 4), added in place. Any other round (soft LQs to order by SRPT, a binding
+// DRF, a weight outside the fast range) returns GENERAL: the caller runs the general path.
+// Flags: bit 0 weights, bit 1 "the round right after admission": a row has a guarantee
+// when it is an LQ admitted hard or soft (cls and kind of bopfAdmit), its rate row is its
+// admission row (id - id0) and its remaining volume its burst volume (rem = volume).
+// Worked example (allocate.ts' header): C = <10, 10>; H want <8, 4>, rate <6, 3> (live);
+// TQ want <1, 1>: step 1 gives H <6, 3>, left <4, 7>; the TQ's <1, 1> (sum3) clearly fits:
+// it gets it whole; H's unmet <2, 1> (the TQ has none: sum4 <2, 1>) clearly fits in what
+// step 3 leaves, about <3, 6> -> H <6, 3> + <2, 1> = <8, 4>, TQ <1, 1>. Edge values: N = 0 returns OK at once; a bad cell returns its status (the
+// caller names it: validateRow's order, class, want, weight, rate, remaining).
+//
+// Each is one pass over the rows, two resources per f64x2 lane pair, no allocation, raw
+// loads and stores; the JS twin src/kernels/js/bopf.ts does the same operations per
+// resource in the same order (the divisions included), so the backends agree bit for bit.
+// Cost (10,000 LQs + 10,000 TQs, K = 6, bench/bopf.ts): admission about 0.65 ms (of it
+// about 0.35 ms the LQs' rates and tolerance counts: six divisions per row in lane pairs),
+// allocation about 0.35 ms — each several times a read of its inputs, because every row
+// writes its outputs (rates, tolerances, ids, classes; the allocation) as well.
+import { ldf, stf, ldb, stb, align8, isFiniteF64 } from "./util/mem";
+import {
+  OK, E_WEIGHT, E_DEMAND, E_RATE, E_VOLUME,
+  E_BOPF_KIND, E_BOPF_START, E_BOPF_PERIOD, E_BOPF_WINDOW, E_BOPF_COUNT, E_BOPF_VOLUME, E_BOPF_CLASS, BOPF_GENERAL,
+} from "./util/status";
+
+const HARD: u8 = 0, SOFT: u8 = 1, ELASTIC: u8 = 2, REJECTED: u8 = 3;
+const R_SAFETY: u8 = 0, R_FAIRNESS: u8 = 1, R_RESOURCE: u8 = 2, R_ALL_HELD: u8 = 3;
+const TWO50: f64 = 1125899906842624; // 2^50
+const TWO40: f64 = 1099511627776; // 2^40
+const TWO_M30: f64 = 9.313225746154785e-10; // 2^-30
+// drf-over.ts: a remainder below C * EXHAUSTED is float residue; the fast path's weights
+const EXHAUSTED: f64 = 1e-12;
+const W_MIN: f64 = 1.1870372719225597e-271; // 2^-900
+const W_MAX: f64 = 8.424983333484575e+270; // 2^900
+const MAXF: f64 = 1.7976931348623157e308;
+const TWO_M48: f64 = 3.552713678800501e-15; // 2^-48
+
+/** Scratch: error index (8 bytes), live flags (N bytes, rounded to 8), 5 x K f64 (need, left, thr, sum3, sum4). */
+export function bopfScratchBytes(n: i32, k: i32): f64 {
+  return 8 + <f64>align8(<usize>n) + 40 * <f64>k;
+}
+
+/**
+ * The largest m >= 0 with d <= fair / m (bursts.ts toleratedCount, the same divisions):
+ * +Infinity for d = 0; m as computed when it is 2^50 or more.
+ */
+function toleratedCount(d: f64, fair: f64): f64 {
+  if (!(d > 0)) return Infinity;
+  let m = Math.floor(fair / d);
+  if (!(m < TWO50)) return m;
+  while (m >= 1 && !(d <= fair / m)) m -= 1;
+  while (d <= fair / (m + 1)) m += 1;
+  return m;
+}
+
+/**
+ * Whether toleratedCount's fix-ups cannot move m = floor(q), q = fl(fair / d) (its first
+ * division): q < 2^40, q not an integer and at least (m + 1) 2^-30 below m + 1. Why: q is
+ * within ulp(q) / 2 of rho = fair / d, and q - m, a positive multiple of ulp(q), is at
+ * least ulp(q), so rho > m and fl(fair / m) >= d (no decrement); rho <= q + (m + 1) 2^-52,
+ * so fair / (m + 1) < d (1 - 2^-31) and its rounding stays below d (no increment). Then
+ * toleratedCount(d, fair) = m with one division instead of three. Example: d = 3000,
+ * fair = 15000 * 1.3: q = 6.5, m = 6, 7 - 6.5 >= 7 * 2^-30: 6. Edge values: q integral
+ * (d divides fair: the fix-ups decide), q within 2^-30 (m + 1) below an integer, q >= 2^40,
+ * NaN or infinite: not fast, the full count runs.
+ */
+@inline function fastCount(q: f64, m: f64): bool {
+  return q < TWO40 && q > m && (m + 1) - q >= (m + 1) * TWO_M30;
+}
+
+/** The tolerance lanes (d = v, fair = f, first division q): toleratedCount, the fast way when fastCount holds. */
+@inline function laneCount(v: f64, f: f64, q: f64): f64 {
+  const m = Math.floor(q);
+  return fastCount(q, m) ? m : toleratedCount(v, f);
+}
+
+// the binding resource of the last tolerance() call
+let lastBind: i32 = -1;
+
+/**
+ * tolerance() lane by lane (used when some resource's count is not fast): each lane's
+ * exact count, the running minimum in resource order.
+ */
+function toleranceByLane(k: i32, kp: i32, cap: usize, vol: usize, period: f64): f64 {
+  let tol: f64 = Infinity;
+  let bind = -1;
+  for (let r = 0; r < k; r++) {
+    const v = ldf(vol, r);
+    if (!(v > 0)) continue;
+    const f = ldf(cap, r) * period;
+    const m = laneCount(v, f, f / v);
+    if (m < tol) { tol = m; bind = r; }
+  }
+  lastBind = bind;
+  return tol;
+}
+
+/**
+ * min over r of toleratedCount(v[r], C[r] * period) and the first r attaining it (in
+ * lastBind), as bursts.ts periodicSummary. Usually every count is fast (fastCount): then
+ * the counts are the floors of the first divisions, two resources per lane pair, and the
+ * minimum is kept per lane (strictly smaller replaces, so each lane keeps its first r),
+ * then the two lanes are merged (smaller count, on a tie the smaller r): the same minimum
+ * and the same first r as the scan in resource order. Resources with v = 0 tolerate any
+ * count (+Infinity) and never bind. Otherwise toleranceByLane.
+ */
+@inline function tolerance(k: i32, kp: i32, cap: usize, vol: usize, period: f64): f64 {
+  const pv = f64x2.splat(period);
+  const zero = f64x2.splat(0), one = f64x2.splat(1), inf = f64x2.splat(Infinity);
+  const lim = f64x2.splat(TWO40), rel = f64x2.splat(TWO_M30);
+  let best = inf;
+  let bestR = i64x2.splat(-1);
+  let rv = i64x2(0, 1);
+  const two = i64x2.splat(2);
+  for (let r = 0; r < kp; r += 2) {
+    const o = <usize>r << 3;
+    const v = v128.load(vol + o);
+    const q = f64x2.div(f64x2.mul(v128.load(cap + o), pv), v);
+    const m = f64x2.floor(q);
+    const m1 = f64x2.add(m, one);
+    const fast = v128.and(v128.and(f64x2.lt(q, lim), f64x2.gt(q, m)), f64x2.ge(f64x2.sub(m1, q), f64x2.mul(m1, rel)));
+    const pos = f64x2.gt(v, zero);
+    if (v128.any_true(v128.andnot(pos, fast))) return toleranceByLane(k, kp, cap, vol, period);
+    const mm = v128.bitselect(m, inf, pos);
+    const lt = f64x2.lt(mm, best);
+    best = v128.bitselect(mm, best, lt);
+    bestR = v128.bitselect(rv, bestR, lt);
+    rv = i64x2.add(rv, two);
+  }
+  let tol = f64x2.extract_lane(best, 0);
+  let bind = <i32>i64x2.extract_lane(bestR, 0);
+  const t1 = f64x2.extract_lane(best, 1);
+  const b1 = <i32>i64x2.extract_lane(bestR, 1);
+  if (t1 < tol || (t1 == tol && b1 < bind)) { tol = t1; bind = b1; }
+  if (kp < k) {
+    const v = ldf(vol, kp);
+    if (v > 0) {
+      const f = ldf(cap, kp) * period;
+      const m = laneCount(v, f, f / v);
+      if (m < tol) { tol = m; bind = kp; }
+    }
+  }
+  lastBind = bind;
+  return tol;
+}
+
+/** Row i's first bad cell (kind, start, period, window, count, volume) as a status; index in the error slot. */
+function badRow(i: i32, k: i32, kind: usize, start: usize, period: usize, window: usize, count: usize, volume: usize, scratch: usize): i32 {
+  store<i32>(scratch, i);
+  if (ldb(kind, i) != 1) return E_BOPF_KIND;
+  const s = ldf(start, i), p = ldf(period, i), w = ldf(window, i), c = ldf(count, i);
+  if (!isFiniteF64(s)) return E_BOPF_START;
+  if (!(p > 0 && isFiniteF64(p))) return E_BOPF_PERIOD;
+  if (!(w > 0 && isFiniteF64(w))) return E_BOPF_WINDOW;
+  if (!(c >= 0 && Math.floor(c) == c && isFiniteF64(c))) return E_BOPF_COUNT;
+  for (let r = 0; r < k; r++) {
+    const v = ldf(volume, i * k + r);
+    if (!(v >= 0 && isFiniteF64(v))) {
+      store<i32>(scratch, i * k + r);
+      return E_BOPF_VOLUME;
+    }
+  }
+  return OK; // not reached: the caller found a bad cell
+}
+
+/**
+ * Admission of rows 0..n-1 (header). state (f64): in [0] M, [1] smallest guaranteed
+ * tolerance (+Infinity: none), [2] variant (0 BoPF, 1 N-BoPF), [3] id0; out [0] M,
+ * [1] the smallest guaranteed tolerance, [4] rows admitted, [5] guaranteed rows (gkey,
+ * gid), [6] the id of the new smallest tolerance or -1. `hard` (K) is updated in place
+ * only on OK. Returns OK or a status with the index in the first i32 of scratch. Two
+ * resources per f64x2 lane pair (an odd K's last one alone): the validation, the rates
+ * volume / window, the tolerance's first divisions and the resource condition; each lane
+ * does the scalar operation, so the twin's scalar loops give the same bits.
+ */
+export function bopfAdmit(
+  n: i32, k: i32, cap: usize, bound: usize, hard: usize, state: usize,
+  kind: usize, start: usize, period: usize, window: usize, count: usize, volume: usize,
+  cls: usize, reason: usize, id: usize, rate: usize, tol: usize, bind: usize, clsById: usize, kindById: usize, gkey: usize, gid: usize, scratch: usize,
+): i32 {
+  store<i32>(scratch, -1);
+  const need = scratch + 8 + align8(<usize>n);
+  // the running hard sums live in scratch until the call succeeds (K f64 after need)
+  const sums = need + (<usize>k << 3);
+  for (let r = 0; r < k; r++) stf(sums, r, ldf(hard, r));
+  let m: f64 = ldf(state, 0);
+  let minTol = ldf(state, 1);
+  const nbopf = ldf(state, 2) != 0;
+  const id0 = <i32>ldf(state, 3);
+  const kp = k & ~1;
+  const rowBytes = <usize>k << 3;
+  const zero = f64x2.splat(0), maxv = f64x2.splat(MAXF);
+  let j = 0; // admission row of the next admitted queue
+  let g = 0, minId = -1; // guaranteed queues admitted; the id of the new smallest tolerance
+  for (let i = 0; i < n; i++) {
+    const kd = ldb(kind, i);
+    const row = rate + <usize>j * rowBytes;
+    let t: f64 = Infinity;
+    let b = -1;
+    const isLQ = kd == 1;
+    if (isLQ) {
+      const st = ldf(start, i), pe = ldf(period, i), w = ldf(window, i), c = ldf(count, i);
+      const vol = volume + <usize>i * rowBytes;
+      let okv = f64x2.splat(0); // lanes that fail
+      for (let r = 0; r < kp; r += 2) {
+        const v = v128.load(vol + (<usize>r << 3));
+        okv = v128.or(okv, v128.not(v128.and(f64x2.ge(v, zero), f64x2.le(v, maxv))));
+      }
+      let ok = isFiniteF64(st) && pe > 0 && isFiniteF64(pe) && w > 0 && isFiniteF64(w) && c >= 0 && Math.floor(c) == c && isFiniteF64(c) && !v128.any_true(okv);
+      if (kp < k) {
+        const v = ldf(vol, kp);
+        if (!(v >= 0 && isFiniteF64(v))) ok = false;
+      }
+      if (!ok) return badRow(i, k, kind, start, period, window, count, volume, scratch);
+      if (c > 0) {
+        const wv = f64x2.splat(w);
+        for (let r = 0; r < kp; r += 2) {
+          const o = <usize>r << 3;
+          v128.store(row + o, f64x2.div(v128.load(vol + o), wv));
+        }
+        if (kp < k) stf(row, kp, ldf(vol, kp) / w);
+        t = tolerance(k, kp, cap, vol, pe);
+        b = lastBind;
+      } else {
+        for (let r = 0; r < kp; r += 2) v128.store(row + (<usize>r << 3), zero);
+        if (kp < k) stf(row, kp, 0);
+      }
+    } else if (kd == 0) {
+      for (let r = 0; r < kp; r += 2) v128.store(row + (<usize>r << 3), zero);
+      if (kp < k) stf(row, kp, 0);
+    } else {
+      return badRow(i, k, kind, start, period, window, count, volume, scratch);
+    }
+    // (1) safety
+    const m1 = m + 1;
+    if (minTol < m1) {
+      stb(cls, i, REJECTED);
+      stb(reason, i, R_SAFETY);
+      store<i32>(id + (<usize>i << 2), -1);
+      continue;
+    }
+    let c: u8 = ELASTIC, why: u8 = R_ALL_HELD;
+    if (isLQ) {
+      if (!(t >= m1)) {
+        why = R_FAIRNESS; // (2)
+      } else {
+        // (3) hard[r] + rate[r] <= bound[r] for every r: the new hard sums, kept only if so
+        let over = zero;
+        for (let r = 0; r < kp; r += 2) {
+          const o = <usize>r << 3;
+          const x = f64x2.add(v128.load(sums + o), v128.load(row + o));
+          v128.store(need + o, x);
+          over = v128.or(over, f64x2.gt(x, v128.load(bound + o)));
+        }
+        let fits = !v128.any_true(over);
+        if (kp < k) {
+          const x = ldf(sums, kp) + ldf(row, kp);
+          stf(need, kp, x);
+          if (x > ldf(bound, kp)) fits = false;
+        }
+        if (fits) {
+          c = HARD;
+          for (let r = 0; r < k; r++) stf(sums, r, ldf(need, r));
+        } else {
+          c = nbopf ? ELASTIC : SOFT;
+          why = R_RESOURCE;
+        }
+      }
+    }
+    stb(cls, i, c);
+    stb(reason, i, why);
+    store<i32>(id + (<usize>i << 2), id0 + j);
+    stf(tol, j, t);
+    store<i32>(bind + (<usize>j << 2), b);
+    stb(clsById, j, c);
+    stb(kindById, j, isLQ ? 1 : 2);
+    if (c <= SOFT) {
+      stf(gkey, g, t);
+      store<i32>(gid + (<usize>g << 2), id0 + j);
+      g++;
+      if (t < minTol) {
+        minTol = t;
+        minId = id0 + j;
+      }
+    }
+    m += 1;
+    j++;
+  }
+  for (let r = 0; r < k; r++) stf(hard, r, ldf(sums, r));
+  stf(state, 0, m);
+  stf(state, 1, minTol);
+  stf(state, 4, <f64>j);
+  stf(state, 5, <f64>g);
+  stf(state, 6, <f64>minId);
+  return OK;
+}
+
+/** clearlyFits (drf-over.ts): every resource live and sum * (1 + (N + 16) 2^-48) < avail. */
+@inline function clearlyFits(sum: usize, avail: usize, cap: usize, k: i32, n: i32): bool {
+  const margin = 1 + <f64>(n + 16) * TWO_M48;
+  for (let r = 0; r < k; r++) {
+    const a = ldf(avail, r);
+    if (!(a > ldf(cap, r) * EXHAUSTED) || !(ldf(sum, r) * margin < a)) return false;
+  }
+  return true;
+}
+
+/** Row i's first bad cell in validateRow's order (class, want, weight, rate/remaining); index in the error slot, or OK. */
+function badCell(
+  i: i32, k: i32, c: u8, hasG: bool, rrow: i32, want: usize, weight: usize, rate: usize, rem: usize, scratch: usize,
+): i32 {
+  store<i32>(scratch, i);
+  if (c > REJECTED) return E_BOPF_CLASS;
+  for (let r = 0; r < k; r++) {
+    const x = ldf(want, i * k + r);
+    if (!(x >= 0 && isFiniteF64(x))) {
+      store<i32>(scratch, i * k + r);
+      return E_DEMAND;
+    }
+  }
+  if (weight != 0) {
+    const w = ldf(weight, i);
+    if (!(w > 0 && isFiniteF64(w))) return E_WEIGHT;
+  }
+  if (hasG) {
+    for (let r = 0; r < k; r++) {
+      const x = ldf(rate, rrow + r), y = ldf(rem, i * k + r);
+      store<i32>(scratch, i * k + r);
+      if (!(x >= 0 && isFiniteF64(x))) return E_RATE;
+      if (!(y >= 0 && isFiniteF64(y))) return E_VOLUME;
+    }
+  }
+  return OK;
+}
+
+/**
+ * The first bad row's status (cold: the pass only accumulates whether every cell is
+ * fine, and looks for the culprit once something is not).
+ */
+function firstBad(
+  n: i32, k: i32, after: bool, id0: i32, cls: usize, hasGuarantee: usize, kind: usize, id: usize,
+  want: usize, rate: usize, rem: usize, weight: usize, scratch: usize,
+): i32 {
+  for (let i = 0; i < n; i++) {
+    const c = ldb(cls, i);
+    let hasG: bool;
+    let rrow = i * k;
+    if (after) {
+      hasG = c <= SOFT && ldb(kind, i) == 1;
+      if (hasG) rrow = (load<i32>(id + (<usize>i << 2)) - id0) * k;
+    } else {
+      hasG = ldb(hasGuarantee, i) != 0;
+    }
+    const code = badCell(i, k, c, hasG, rrow, want, weight, rate, rem, scratch);
+    if (code != OK) return code;
+  }
+  store<i32>(scratch, -1);
+  return OK;
+}
+
+/**
+ * The allocation-only pass (header): OK with the allocation in `alloc`, BOPF_GENERAL when
+ * the round needs the general path, or a status with the index in the error slot.
+ * `kind`, `id` and `state` (id0 in [3]) are read only with flag bit 1.
+ *
+ * One pass over the rows (allocate.ts runs firstPass, then wholeElasticBase; fused here):
+ * per cell, with a = the hard LQ's constant rate (step 1), e = the elastic demand above
+ * the residue threshold (step 3 whole), u = w - a - e and sp = u above the threshold
+ * (step 4 whole), alloc = a + e + sp, sum3 += e, sum4 += sp. wholeElasticBase counts sp
+ * only when some guarantee is live; without one every row has a = 0, so u = w - e is 0
+ * (e = w) or at most the threshold (e = 0) and sp = 0 anyway: the same numbers. Adding a
+ * +0 where the TS pass adds nothing changes no sum (they start at +0 and only grow). Two
+ * resources per f64x2 lane pair (an odd K's last one alone); each lane does the scalar
+ * operations, so the twin's scalar loop gives the same bits. Validation is accumulated
+ * (one mask) and the first bad row looked up only when the mask says so.
+ */
+export function bopfAllocate(
+  n: i32, k: i32, flags: i32, cap: usize, cls: usize, hasGuarantee: usize, kind: usize, id: usize, state: usize,
+  want: usize, rate: usize, rem: usize, weight: usize, alloc: usize, scratch: usize,
+): i32 {
+  store<i32>(scratch, -1);
+  if (n == 0) return OK;
+  const live = scratch + 8;
+  const left = live + align8(<usize>n) + (<usize>k << 3);
+  const thr = left + (<usize>k << 3), sum3 = thr + (<usize>k << 3), sum4 = sum3 + (<usize>k << 3);
+  const useW = (flags & 1) != 0 ? weight : 0;
+  const after = (flags & 2) != 0;
+  const id0 = after ? <i32>ldf(state, 3) : 0;
+  for (let r = 0; r < k; r++) {
+    const c = ldf(cap, r);
+    stf(left, r, c);
+    stf(thr, r, c * EXHAUSTED);
+    stf(sum3, r, 0);
+    stf(sum4, r, 0);
+  }
+  const kp = k & ~1; // resources in lane pairs; an odd K's last one alone
+  const rowBytes = <usize>k << 3;
+  const zero = f64x2.splat(0), maxv = f64x2.splat(MAXF), ones = i64x2.splat(-1);
+  let okAcc = ones;
+  let anyG = false, wild = false;
+  for (let i = 0; i < n; i++) {
+    const c = ldb(cls, i);
+    if (c > REJECTED) return firstBad(n, k, after, id0, cls, hasGuarantee, kind, id, want, rate, rem, useW, scratch);
+    const rowOff = <usize>i * rowBytes;
+    let hasG: bool;
+    let rateRow = rate + rowOff;
+    if (after) {
+      hasG = c <= SOFT && ldb(kind, i) == 1;
+      if (hasG) rateRow = rate + <usize>(load<i32>(id + (<usize>i << 2)) - id0) * rowBytes;
+    } else {
+      hasG = ldb(hasGuarantee, i) != 0;
+    }
+    let g = false;
+    if (hasG) {
+      const remRow = rem + rowOff;
+      let pos = zero;
+      for (let r = 0; r < kp; r += 2) {
+        const o = <usize>r << 3;
+        const x = v128.load(rateRow + o), y = v128.load(remRow + o);
+        okAcc = v128.and(okAcc, v128.and(v128.and(f64x2.ge(x, zero), f64x2.le(x, maxv)), v128.and(f64x2.ge(y, zero), f64x2.le(y, maxv))));
+        pos = v128.or(pos, f64x2.gt(y, zero));
+      }
+      if (kp < k) {
+        const x = ldf(rateRow, kp), y = ldf(remRow, kp);
+        if (!(x >= 0 && x <= MAXF && y >= 0 && y <= MAXF)) okAcc = zero;
+        if (y > 0) pos = ones;
+      }
+      g = c <= SOFT && v128.any_true(pos);
+    }
+    stb(live, i, g ? 1 : 0);
+    if (g) {
+      anyG = true;
+      // a live soft LQ: SRPT (step 2) is the general path's (which also validates)
+      if (c == SOFT) return BOPF_GENERAL;
+    }
+    const hardLive = g && c == HARD;
+    const eM = c != REJECTED && !g ? ones : zero; // step 3's rows
+    const nM = c != REJECTED ? ones : zero; // step 4's rows
+    const wantRow = want + rowOff, allocRow = alloc + rowOff;
+    for (let r = 0; r < kp; r += 2) {
+      const o = <usize>r << 3;
+      const w = v128.load(wantRow + o), th = v128.load(thr + o);
+      okAcc = v128.and(okAcc, v128.and(f64x2.ge(w, zero), f64x2.le(w, maxv)));
+      let a = zero;
+      if (hardLive) {
+        const l = v128.load(left + o);
+        a = f64x2.min(f64x2.min(v128.load(rateRow + o), w), l);
+        v128.store(left + o, f64x2.sub(l, a));
+      }
+      const e = v128.and(w, v128.and(eM, f64x2.gt(w, th)));
+      v128.store(sum3 + o, f64x2.add(v128.load(sum3 + o), e));
+      const u = f64x2.sub(f64x2.sub(w, a), e);
+      const sp = v128.and(u, v128.and(nM, f64x2.gt(u, th)));
+      v128.store(sum4 + o, f64x2.add(v128.load(sum4 + o), sp));
+      v128.store(allocRow + o, f64x2.add(f64x2.add(a, e), sp));
+    }
+    if (kp < k) {
+      const w = ldf(wantRow, kp), th = ldf(thr, kp);
+      if (!(w >= 0 && w <= MAXF)) okAcc = zero;
+      let a: f64 = 0;
+      if (hardLive) {
+        const l = ldf(left, kp);
+        a = min(min(ldf(rateRow, kp), w), l);
+        stf(left, kp, l - a);
+      }
+      const e: f64 = c != REJECTED && !g && w > th ? w : 0;
+      stf(sum3, kp, ldf(sum3, kp) + e);
+      const u = w - a - e;
+      const sp: f64 = c != REJECTED && u > th ? u : 0;
+      stf(sum4, kp, ldf(sum4, kp) + sp);
+      stf(allocRow, kp, a + e + sp);
+    }
+    if (useW != 0) {
+      const wt = ldf(useW, i);
+      if (!(wt > 0 && isFiniteF64(wt))) okAcc = zero;
+      if (!(wt >= W_MIN && wt <= W_MAX)) wild = true;
+    }
+  }
+  if (!i64x2.all_true(okAcc)) {
+    const code = firstBad(n, k, after, id0, cls, hasGuarantee, kind, id, want, rate, rem, useW, scratch);
+    if (code != OK) return code;
+  }
+  if (wild || !clearlyFits(sum3, left, cap, k, n)) return BOPF_GENERAL;
+  if (anyG) {
+    // leftBound (allocate.ts): a lower bound of what step 3 leaves, then clearlyFits on it
+    const mm = <f64>(n + 16) * TWO_M48;
+    for (let r = 0; r < k; r++) stf(left, r, ldf(left, r) * (1 - mm) - ldf(sum3, r) * (1 + mm));
+    if (!clearlyFits(sum4, left, cap, k, n)) return BOPF_GENERAL;
+  }
+  return OK;
+}

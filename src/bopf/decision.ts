@@ -1,0 +1,102 @@
+// The whole BoPF decision of a round right after admission (the paper's overhead
+// experiment, §5.2.4): admitBatch of N queues, then one allocation round in which every
+// guaranteed LQ (hard or soft) is inside its first burst — its rate is its admitted max
+// rate, its remaining volume the whole burst volume — and every queue wants `want`.
+// Both halves run on the engine's BoPF kernel (assembly/bopf.ts) over ONE staged block:
+// the admission's classes, ids and rates stay in the engine's memory and the allocation
+// pass reads them there (flag "after admission"); the round goes to the general path of
+// allocate.ts (SRPT, DRF) only when it is contended, with the same numbers as
+// allocateInstantFlat(.., { steps: false }) over the equivalent InstantBatch.
+//
+// Worked example (K = 2, C = <1, 1>): a TQ wanting <0.1, 0.1>, then an LQ bursting
+// <25, 25> in 25 s every 150 s (rate <1, 1>) wanting <0.5, 0.5>. Admission: TQ elastic,
+// LQ hard. Allocation: step 1 gives the LQ min(rate, want, left) = <0.5, 0.5>, left
+// <0.5, 0.5>; the TQ's <0.1, 0.1> clearly fits: it gets it whole; nobody has unmet demand:
+// [<0.1, 0.1>, <0.5, 0.5>], in the kernel. Add a second such LQ (soft: the hard rates
+// would exceed C) and the round needs SRPT: the general path. test/bopf.decision.test.ts
+// compares every round with admitBatch + allocateInstantFlat bit for bit. Edge values:
+// N = 0 gives an empty allocation; a rejected queue gets nothing; a bad row throws the
+// InputError admitBatch names and admits nothing.
+import type { Engine } from "../engine/engine.js";
+import { InputError } from "../engine/errors.js";
+import { Status } from "../kernels/status.js";
+import type { BopfAdmissionControl } from "./admission.js";
+import { KIND_LQ, emptyBatchOutcome, type AdmissionBatch, type BatchOutcome } from "./admission-batch.js";
+import { allocationOnlyGeneral, InstantWorkspace, type InstantBatch } from "./allocate.js";
+import { blockFor, copyIn } from "./batch-kernel.js";
+
+/** What decideRound reuses across calls (grows as needed). */
+export class DecisionWorkspace {
+  out: BatchOutcome = emptyBatchOutcome(0);
+  readonly ws = new InstantWorkspace();
+  /** the general path's InstantBatch rows (guarantees by row) */
+  private rate = new Float64Array(0);
+  private remaining = new Float64Array(0);
+  private hasGuarantee = new Uint8Array(0);
+  /** the demands, copied out of the engine's memory (the general path stages other kernels, which may grow it) */
+  private want = new Float64Array(0);
+
+  ensure(n: number): void {
+    if (this.out.cls.length < n) this.out = emptyBatchOutcome(n);
+  }
+
+  /** The round as an InstantBatch (the general path's input): guarantees copied to their queues' rows. */
+  instantBatch(ac: BopfAdmissionControl, b: AdmissionBatch, want: Float64Array, k: number): InstantBatch {
+    const n = b.n, nk = n * k;
+    if (this.rate.length < nk) {
+      this.rate = new Float64Array(nk);
+      this.remaining = new Float64Array(nk);
+    }
+    if (this.hasGuarantee.length < n) this.hasGuarantee = new Uint8Array(n);
+    if (this.want.length < nk) this.want = new Float64Array(nk);
+    const w = this.want.subarray(0, nk);
+    w.set(want.subarray(0, nk));
+    const { cls, id } = this.out;
+    const rates = ac.rates, volume = b.volume, kind = b.kind, hg = this.hasGuarantee, rate = this.rate, rem = this.remaining;
+    for (let i = 0; i < n; i++) {
+      const c = cls[i];
+      const g = (c === 0 || c === 1) && kind[i] === KIND_LQ;
+      hg[i] = g ? 1 : 0;
+      if (!g) continue;
+      const row = id[i] * k, base = i * k;
+      for (let r = 0; r < k; r++) {
+        rate[base + r] = rates[row + r];
+        rem[base + r] = volume[base + r];
+      }
+    }
+    return { n, cls: this.out.cls.subarray(0, n), want: w, weight: null, hasGuarantee: hg, rate, remaining: rem };
+  }
+}
+
+/** decideRound's result: the outcome by row and the allocation (N*K). */
+export interface RoundDecision {
+  out: BatchOutcome;
+  /**
+   * Queue-major N*K. A view of the engine's memory (or of the workspace on the general
+   * path): valid until the engine's next call; copy it to keep it.
+   */
+  allocation: Float64Array;
+}
+
+/**
+ * Admits the batch into `ac` (ac.admitBatch on `engine`) and computes the round's
+ * allocation (header). `want` is N*K (it may be an EngineAdmissionBatch's own `want`:
+ * then nothing is copied in at all). `capacity` must be the control's.
+ */
+export function decideRound(
+  engine: Engine, ac: BopfAdmissionControl, b: AdmissionBatch, want: Float64Array, dw: DecisionWorkspace, field = "batch",
+): RoundDecision {
+  const k = ac.capacity.length, n = b.n, nk = n * k;
+  dw.ensure(n);
+  ac.admitBatch(b, dw.out, field, engine);
+  if (!(want instanceof Float64Array) || want.length < nk) throw new InputError("want", `expected a Float64Array of N*K = ${nk} numbers`);
+  // the block admitBatch ran on (a transient block is still the staged one: nothing was staged since)
+  const block = blockFor(engine, b, k);
+  const v = block.views();
+  copyIn(v.want, want, nk);
+  const code = block.run(1, 2);
+  if (code === Status.OK) return { out: dw.out, allocation: v.allocation.subarray(0, nk) };
+  // contended, or a bad cell (the general path names it): the same round over an InstantBatch
+  const inst = dw.instantBatch(ac, b, want, k);
+  return { out: dw.out, allocation: allocationOnlyGeneral(engine, ac.capacity, inst, dw.ws).allocation };
+}

@@ -1,0 +1,336 @@
+// Pure-TS twin of assembly/bopf.ts (the BoPF admission of a batch of queues over columns,
+// and the allocation round's uncontended allocation-only pass; the algorithm, worked
+// examples and edge values are documented there). The same operations in the same order
+// (the K divisions volume / window, toleratedCount's divisions, the same sums), so the two
+// backends agree bit for bit; BopfAdmissionControl.admitBatch without an engine calls
+// bopfAdmitKernel directly over its own arrays.
+import { Status } from "../status.js";
+
+const HARD = 0, SOFT = 1, ELASTIC = 2, REJECTED = 3;
+const R_SAFETY = 0, R_FAIRNESS = 1, R_RESOURCE = 2, R_ALL_HELD = 3;
+const TWO50 = 2 ** 50, TWO40 = 2 ** 40, TWO_M30 = 2 ** -30;
+const EXHAUSTED = 1e-12, W_MIN = 2 ** -900, W_MAX = 2 ** 900, MAXF = Number.MAX_VALUE, TWO_M48 = 2 ** -48;
+
+/** The kernels' scratch (K-sized sums, N live flags) and the error index. */
+export class BopfScratch {
+  errIndex = -1;
+  live = new Uint8Array(0);
+  need = new Float64Array(0);
+  sums = new Float64Array(0);
+  left = new Float64Array(0);
+  thr = new Float64Array(0);
+  sum3 = new Float64Array(0);
+  sum4 = new Float64Array(0);
+  /** the binding resource of the last tolerance() call */
+  bind = -1;
+  ensure(n: number, k: number): void {
+    if (this.live.length < n) this.live = new Uint8Array(Math.max(n, this.live.length * 2));
+    if (this.need.length < k) {
+      this.need = new Float64Array(k); this.sums = new Float64Array(k); this.left = new Float64Array(k);
+      this.thr = new Float64Array(k); this.sum3 = new Float64Array(k); this.sum4 = new Float64Array(k);
+    }
+  }
+}
+
+/** bursts.ts toleratedCount, the same divisions. */
+function toleratedCount(d: number, fair: number): number {
+  if (!(d > 0)) return Infinity;
+  let m = Math.floor(fair / d);
+  if (!(m < TWO50)) return m;
+  while (m >= 1 && !(d <= fair / m)) m -= 1;
+  while (d <= fair / (m + 1)) m += 1;
+  return m;
+}
+
+/** assembly/bopf.ts fastCount: toleratedCount's fix-ups cannot move m = floor(q) (proof there). */
+function fastCount(q: number, m: number): boolean {
+  return q < TWO40 && q > m && (m + 1) - q >= (m + 1) * TWO_M30;
+}
+
+/** assembly/bopf.ts tolerance, one resource at a time: the binding resource is left in s.bind. */
+function tolerance(k: number, cap: Float64Array, volume: Float64Array, src: number, period: number, s: BopfScratch): number {
+  let tol = Infinity, bind = -1;
+  for (let r = 0; r < k; r++) {
+    const v = volume[src + r];
+    if (!(v > 0)) continue;
+    const f = cap[r] * period;
+    const q = f / v;
+    const mf = Math.floor(q);
+    const m = fastCount(q, mf) ? mf : toleratedCount(v, f);
+    if (m < tol) {
+      tol = m;
+      bind = r;
+    }
+  }
+  s.bind = bind;
+  return tol;
+}
+
+function fin(x: number): boolean {
+  return x - x === 0;
+}
+
+function badRow(
+  i: number, k: number, kind: Uint8Array, start: Float64Array, period: Float64Array, window: Float64Array, count: Float64Array, volume: Float64Array, s: BopfScratch,
+): number {
+  s.errIndex = i;
+  if (kind[i] !== 1) return Status.BopfKind;
+  const st = start[i], p = period[i], w = window[i], c = count[i];
+  if (!fin(st)) return Status.BopfStart;
+  if (!(p > 0 && fin(p))) return Status.BopfPeriod;
+  if (!(w > 0 && fin(w))) return Status.BopfWindow;
+  if (!(c >= 0 && Math.floor(c) === c && fin(c))) return Status.BopfCount;
+  for (let r = 0; r < k; r++) {
+    const v = volume[i * k + r];
+    if (!(v >= 0 && fin(v))) {
+      s.errIndex = i * k + r;
+      return Status.BopfVolume;
+    }
+  }
+  return Status.OK;
+}
+
+/** assembly/bopf.ts bopfAdmit over typed arrays (rate, tol, bind: admission rows from 0). */
+export function bopfAdmitKernel(
+  n: number, k: number, cap: Float64Array, bound: Float64Array, hard: Float64Array, state: Float64Array,
+  kind: Uint8Array, start: Float64Array, period: Float64Array, window: Float64Array, count: Float64Array, volume: Float64Array,
+  cls: Uint8Array, reason: Uint8Array, id: Int32Array, rate: Float64Array, tol: Float64Array, bind: Int32Array,
+  clsById: Uint8Array, kindById: Uint8Array, gkey: Float64Array, gid: Int32Array, s: BopfScratch,
+): number {
+  s.errIndex = -1;
+  s.ensure(n, k);
+  const need = s.need, sums = s.sums;
+  for (let r = 0; r < k; r++) sums[r] = hard[r];
+  let m = state[0];
+  let minTol = state[1];
+  const nbopf = state[2] !== 0;
+  const id0 = state[3] | 0;
+  let j = 0;
+  let g = 0, minId = -1;
+  for (let i = 0; i < n; i++) {
+    const kd = kind[i];
+    const row = j * k;
+    let t = Infinity, b = -1;
+    const isLQ = kd === 1;
+    if (isLQ) {
+      const st = start[i], pe = period[i], w = window[i], c = count[i];
+      const vol = i * k;
+      let ok = st - st === 0 && pe > 0 && pe - pe === 0 && w > 0 && w - w === 0 && c >= 0 && Math.floor(c) === c && c - c === 0;
+      for (let r = 0; r < k; r++) {
+        const v = volume[vol + r];
+        if (!(v >= 0 && v <= MAXF)) ok = false;
+      }
+      if (!ok) return badRow(i, k, kind, start, period, window, count, volume, s);
+      if (c > 0) {
+        for (let r = 0; r < k; r++) rate[row + r] = volume[vol + r] / w;
+        t = tolerance(k, cap, volume, vol, pe, s);
+        b = s.bind;
+      } else {
+        for (let r = 0; r < k; r++) rate[row + r] = 0;
+      }
+    } else if (kd === 0) {
+      for (let r = 0; r < k; r++) rate[row + r] = 0;
+    } else {
+      return badRow(i, k, kind, start, period, window, count, volume, s);
+    }
+    const m1 = m + 1;
+    if (minTol < m1) {
+      cls[i] = REJECTED;
+      reason[i] = R_SAFETY;
+      id[i] = -1;
+      continue;
+    }
+    let c = ELASTIC, why = R_ALL_HELD;
+    if (isLQ) {
+      if (!(t >= m1)) {
+        why = R_FAIRNESS;
+      } else {
+        c = HARD;
+        for (let r = 0; r < k; r++) {
+          const x = sums[r] + rate[row + r];
+          need[r] = x;
+          if (x > bound[r]) {
+            c = nbopf ? ELASTIC : SOFT;
+            why = R_RESOURCE;
+            break;
+          }
+        }
+        if (c === HARD) for (let r = 0; r < k; r++) sums[r] = need[r];
+      }
+    }
+    cls[i] = c;
+    reason[i] = why;
+    id[i] = id0 + j;
+    tol[j] = t;
+    bind[j] = b;
+    clsById[j] = c;
+    kindById[j] = isLQ ? 1 : 2;
+    if (c <= SOFT) {
+      gkey[g] = t;
+      gid[g] = id0 + j;
+      g++;
+      if (t < minTol) {
+        minTol = t;
+        minId = id0 + j;
+      }
+    }
+    m += 1;
+    j++;
+  }
+  for (let r = 0; r < k; r++) hard[r] = sums[r];
+  state[0] = m;
+  state[1] = minTol;
+  state[4] = j;
+  state[5] = g;
+  state[6] = minId;
+  return Status.OK;
+}
+
+function clearlyFits(sum: Float64Array, avail: Float64Array, cap: Float64Array, k: number, n: number): boolean {
+  const margin = 1 + (n + 16) * TWO_M48;
+  for (let r = 0; r < k; r++) {
+    const a = avail[r];
+    if (!(a > cap[r] * EXHAUSTED) || !(sum[r] * margin < a)) return false;
+  }
+  return true;
+}
+
+function badCell(
+  i: number, k: number, c: number, hasG: boolean, rrow: number, want: Float64Array, weight: Float64Array | null, rate: Float64Array, rem: Float64Array, s: BopfScratch,
+): number {
+  s.errIndex = i;
+  if (c > REJECTED) return Status.BopfClass;
+  for (let r = 0; r < k; r++) {
+    const x = want[i * k + r];
+    if (!(x >= 0 && fin(x))) {
+      s.errIndex = i * k + r;
+      return Status.Demand;
+    }
+  }
+  if (weight !== null) {
+    const w = weight[i];
+    if (!(w > 0 && fin(w))) return Status.Weight;
+  }
+  if (hasG) {
+    for (let r = 0; r < k; r++) {
+      const x = rate[rrow + r], y = rem[i * k + r];
+      s.errIndex = i * k + r;
+      if (!(x >= 0 && fin(x))) return Status.Rate;
+      if (!(y >= 0 && fin(y))) return Status.Volume;
+    }
+  }
+  return Status.OK;
+}
+
+/** assembly/bopf.ts firstBad: the first bad row's status (index in s.errIndex), or OK. */
+function firstBad(
+  n: number, k: number, after: boolean, id0: number, cls: Uint8Array, hasGuarantee: Uint8Array, kind: Uint8Array, id: Int32Array,
+  want: Float64Array, rate: Float64Array, rem: Float64Array, weight: Float64Array | null, s: BopfScratch,
+): number {
+  for (let i = 0; i < n; i++) {
+    const c = cls[i];
+    let hasG: boolean;
+    let rrow = i * k;
+    if (after) {
+      hasG = c <= SOFT && kind[i] === 1;
+      if (hasG) rrow = (id[i] - id0) * k;
+    } else {
+      hasG = hasGuarantee[i] !== 0;
+    }
+    const code = badCell(i, k, c, hasG, rrow, want, weight, rate, rem, s);
+    if (code !== Status.OK) return code;
+  }
+  s.errIndex = -1;
+  return Status.OK;
+}
+
+/**
+ * assembly/bopf.ts bopfAllocate over typed arrays (the fused single pass, one resource at a
+ * time where the kernel takes two per lane pair: the same operations per cell): Status.OK
+ * with the allocation in `alloc`, Status.BopfGeneral, or an error status (index in
+ * s.errIndex). `kind`, `id` and `state` are read only with flag bit 1; `weight` only with bit 0.
+ */
+export function bopfAllocateKernel(
+  n: number, k: number, flags: number, cap: Float64Array, cls: Uint8Array, hasGuarantee: Uint8Array, kind: Uint8Array, id: Int32Array, state: Float64Array,
+  want: Float64Array, rate: Float64Array, rem: Float64Array, weight: Float64Array, alloc: Float64Array, s: BopfScratch,
+): number {
+  s.errIndex = -1;
+  if (n === 0) return Status.OK;
+  s.ensure(n, k);
+  const { live, left, thr, sum3, sum4 } = s;
+  const useW = (flags & 1) !== 0 ? weight : null;
+  const after = (flags & 2) !== 0;
+  const id0 = after ? state[3] | 0 : 0;
+  for (let r = 0; r < k; r++) {
+    const c = cap[r];
+    left[r] = c;
+    thr[r] = c * EXHAUSTED;
+    sum3[r] = 0;
+    sum4[r] = 0;
+  }
+  let ok = true, anyG = false, wild = false;
+  for (let i = 0; i < n; i++) {
+    const c = cls[i];
+    if (c > REJECTED) return firstBad(n, k, after, id0, cls, hasGuarantee, kind, id, want, rate, rem, useW, s);
+    const base = i * k;
+    let hasG: boolean;
+    let rrow = base;
+    if (after) {
+      hasG = c <= SOFT && kind[i] === 1;
+      if (hasG) rrow = (id[i] - id0) * k;
+    } else {
+      hasG = hasGuarantee[i] !== 0;
+    }
+    let g = false;
+    if (hasG) {
+      let pos = false;
+      for (let r = 0; r < k; r++) {
+        const x = rate[rrow + r], y = rem[base + r];
+        if (!(x >= 0 && x <= MAXF && y >= 0 && y <= MAXF)) ok = false;
+        if (y > 0) pos = true;
+      }
+      g = c <= SOFT && pos;
+    }
+    live[i] = g ? 1 : 0;
+    if (g) {
+      anyG = true;
+      if (c === SOFT) return Status.BopfGeneral;
+    }
+    const hardLive = g && c === HARD;
+    const elastic = c !== REJECTED && !g;
+    const notRejected = c !== REJECTED;
+    for (let r = 0; r < k; r++) {
+      const x = base + r;
+      const w = want[x], th = thr[r];
+      if (!(w >= 0 && w <= MAXF)) ok = false;
+      let a = 0;
+      if (hardLive) {
+        const l = left[r];
+        a = Math.min(Math.min(rate[rrow + r], w), l);
+        left[r] = l - a;
+      }
+      const e = elastic && w > th ? w : 0;
+      sum3[r] = sum3[r] + e;
+      const u = w - a - e;
+      const sp = notRejected && u > th ? u : 0;
+      sum4[r] = sum4[r] + sp;
+      alloc[x] = a + e + sp;
+    }
+    if (useW !== null) {
+      const wt = useW[i];
+      if (!(wt > 0 && fin(wt))) ok = false;
+      if (!(wt >= W_MIN && wt <= W_MAX)) wild = true;
+    }
+  }
+  if (!ok) {
+    const code = firstBad(n, k, after, id0, cls, hasGuarantee, kind, id, want, rate, rem, useW, s);
+    if (code !== Status.OK) return code;
+  }
+  if (wild || !clearlyFits(sum3, left, cap, k, n)) return Status.BopfGeneral;
+  if (anyG) {
+    const mm = (n + 16) * TWO_M48;
+    for (let r = 0; r < k; r++) left[r] = left[r] * (1 - mm) - sum3[r] * (1 + mm);
+    if (!clearlyFits(sum4, left, cap, k, n)) return Status.BopfGeneral;
+  }
+  return Status.OK;
+}
