@@ -232,26 +232,22 @@ function levelsSolve(
     round++;
     if (m == 0) return;
 
-    // next round's grid: fitted to the survivors' keys, sums from their rows (copied
-    // first into outAlloc, compact: independent loads, so the row misses overlap)
-    let klo: u32 = 0xffffffff, khi: u32 = 0;
-    for (let q = 0; q < m; q++) {
-      const h = hi32(ldf(endKey, <i32>ldu(list, q)));
-      klo = min(klo, h);
-      khi = max(khi, h);
-    }
+    // next round's grid: fitted to the survivors' keys, sums from their rows, rates and
+    // keys (copied first, compact, into outAlloc and the radix scratch: independent loads,
+    // so the misses overlap, and the grid loop then reads sequentially)
+    const gRate = radix, gKey = radix + (<usize>m << 3);
+    const span = gatherRows(m, k, list, dem, outAlloc, rate, endKey, gRate, gKey);
+    const klo = <u32>(span >> 32), khi = <u32>span;
     nb = gridBuckets(m, k);
     lo = klo;
     shift = 0;
     while (shift < 31 && ((khi - klo) >> shift) >= <u32>nb) shift++;
     memory.fill(grid, 0, <usize>nb * cellBytes);
-    gatherRows(m, k, list, dem, outAlloc);
     const kp = k & ~1;
     let row = outAlloc;
     for (let q = 0; q < m; q++, row += rowBytes) {
-      const i = <i32>ldu(list, q);
-      const rv = v128.load64_splat(rate + (<usize>i << 3));
-      const g = grid + <usize>gridIndex(hi32(ldf(endKey, i)), lo, shift, nb) * cellBytes;
+      const rv = v128.load64_splat(gRate + (<usize>q << 3));
+      const g = grid + <usize>gridIndex(hi32(ldf(gKey, q)), lo, shift, nb) * cellBytes;
       // two resources per f64x2 (the same two operations per element as one at a time)
       for (let r = 0; r < kp; r += 2) addPair(g + (<usize>r << 3), gsOff, v128.load(row + (<usize>r << 3)), rv);
       if (k & 1) addPair(g + (<usize>kp << 3), gsOff, v128.load64_zero(row + (<usize>kp << 3)), rv);
@@ -266,15 +262,28 @@ function levelsSolve(
   v128.store(q, f64x2.add(v128.load(q), f64x2.mul(rv, d)));
 }
 
-/** Copies the rows of the m queues at `list` one after another into `out`. */
-function gatherRows(m: i32, k: i32, list: usize, dem: usize, out: usize): void {
+/**
+ * Copies the rows of the m queues at `list` one after another into `out`, their rates into
+ * `outRate` and keys into `outKey`; returns the smallest and largest high words of the keys
+ * (hi << 32 | lo).
+ */
+function gatherRows(m: i32, k: i32, list: usize, dem: usize, out: usize, rate: usize, endKey: usize, outRate: usize, outKey: usize): u64 {
   const rowBytes = <usize>k << 3;
   const kp = k & ~1;
+  let klo: u32 = 0xffffffff, khi: u32 = 0;
   for (let q = 0; q < m; q++, out += rowBytes) {
-    const row = dem + <usize>ldu(list, q) * rowBytes;
+    const i = <i32>ldu(list, q);
+    const row = dem + <usize>i * rowBytes;
     for (let r = 0; r < kp; r += 2) v128.store(out + (<usize>r << 3), v128.load(row + (<usize>r << 3)));
     if (k & 1) stf(out, kp, ldf(row, kp));
+    const e = ldf(endKey, i);
+    stf(outRate, q, ldf(rate, i));
+    stf(outKey, q, e);
+    const h = hi32(e);
+    klo = min(klo, h);
+    khi = max(khi, h);
   }
+  return (<u64>klo << 32) | <u64>khi;
 }
 
 /** Round 1's survivors: every i < n with key > t and no saturated resource, into `list`; returns their count. */
@@ -289,12 +298,17 @@ function survivorsOfAll(n: i32, endKey: usize, mask: usize, t: f64, satMask: u32
     const off = <usize>i << 3;
     const big = i64x2.bitmask(f64x2.gt(v128.load(endKey + off), tv))
       | (i64x2.bitmask(f64x2.gt(v128.load(endKey + off + 16), tv)) << 2);
-    let keep = big & i32x4.bitmask(i32x4.eq(v128.and(v128.load(mask + (<usize>i << 2)), sv), zero));
-    while (keep) {
-      stu(list, kept, <u32>(i + ctz(keep)));
-      kept++;
-      keep &= keep - 1;
-    }
+    const keep = big & i32x4.bitmask(i32x4.eq(v128.and(v128.load(mask + (<usize>i << 2)), sv), zero));
+    // branch-free: about 8% of the queues survive at random, so a loop over the kept bits
+    // mispredicted on most steps; every lane is written and the count moves by its bit
+    stu(list, kept, <u32>i);
+    kept += keep & 1;
+    stu(list, kept, <u32>(i + 1));
+    kept += (keep >> 1) & 1;
+    stu(list, kept, <u32>(i + 2));
+    kept += (keep >> 2) & 1;
+    stu(list, kept, <u32>(i + 3));
+    kept += keep >> 3;
   }
   for (; i < n; i++) {
     stu(list, kept, <u32>i);
