@@ -129,9 +129,10 @@ function gridHasNaN(grid: usize, bytes: usize): bool {
 const BLOCK: i32 = 128;
 
 /**
- * Rows [first, end) into the grid cells of their keys (sums of D and of rate*D) and their
- * mask bits (OR-ed into what the first loop or slowRow stored); a row without demand (key
- * -1, rate 0) adds nothing.
+ * Rows [first, end) (an even count) into the grid cells of their keys (sums of D and of
+ * rate*D), two at a time, and their mask bits (OR-ed into what the first loop or slowRow
+ * stored). Both cells come from one i32x4 computation on the keys' high words (gridIndex's
+ * clamp as max_u / min_u: the same bucket). A row without demand (key -1) adds nothing.
  */
 @inline function addBlock(
   K: i32, first: i32, end: i32, row: usize, rate: usize, endKey: usize, mask: usize,
@@ -140,18 +141,42 @@ const BLOCK: i32 = 128;
   const rowBytes = <usize>K << 3;
   const gsOff = <usize>((K + 1) & ~1) << 3;
   const cellBytes = gsOff << 1;
-  for (let j = first; j < end; j++, row += rowBytes) {
-    const h = load<u32>(endKey + (<usize>j << 3), 4);
-    if (h >= 0x80000000) continue; // key -1: a queue without demand
-    const g = grid + <usize>gridIndex(h, lo, shift, nb) * cellBytes;
-    const rv = v128.load64_splat(rate + (<usize>j << 3));
-    let msk = addSlot(g, gsOff, 0, slot(row, 0, K), rv);
-    if (K > 2) msk |= addSlot(g, gsOff, 1, slot(row, 1, K), rv);
-    if (K > 4) msk |= addSlot(g, gsOff, 2, slot(row, 2, K), rv);
-    if (K > 6) msk |= addSlot(g, gsOff, 3, slot(row, 3, K), rv);
-    const mp = mask + (<usize>j << 2);
-    store<u32>(mp, load<u32>(mp) | msk);
+  const vlo = i32x4.splat(<i32>lo);
+  const vtop = i32x4.splat(nb - 1);
+  const vcell = i32x4.splat(<i32>cellBytes);
+  for (let j = first; j < end; j += 2, row += rowBytes << 1) {
+    const kv = v128.load(endKey + (<usize>j << 3));
+    if (i64x2.bitmask(kv) != 0) {
+      // a key -1 (no demand) in the pair: one row at a time
+      addRow(K, j, row, rate, endKey, mask, grid, lo, shift, nb);
+      addRow(K, j + 1, row + rowBytes, rate, endKey, mask, grid, lo, shift, nb);
+      continue;
+    }
+    const off = i32x4.mul(i32x4.min_u(i32x4.shr_u(i32x4.sub(i32x4.max_u(kv, vlo), vlo), shift), vtop), vcell);
+    const rt = v128.load(rate + (<usize>j << 3));
+    addCell(K, grid + <usize>i32x4.extract_lane(off, 1), gsOff, row, i64x2.shuffle(rt, rt, 0, 0), mask + (<usize>j << 2));
+    addCell(K, grid + <usize>i32x4.extract_lane(off, 3), gsOff, row + rowBytes, i64x2.shuffle(rt, rt, 1, 1), mask + (<usize>j << 2) + 4);
   }
+}
+
+/** One row into cell g with its rate in both lanes of rv; its mask bits OR-ed in at mp. */
+@inline function addCell(K: i32, g: usize, gsOff: usize, row: usize, rv: v128, mp: usize): void {
+  let msk = addSlot(g, gsOff, 0, slot(row, 0, K), rv);
+  if (K > 2) msk |= addSlot(g, gsOff, 1, slot(row, 1, K), rv);
+  if (K > 4) msk |= addSlot(g, gsOff, 2, slot(row, 2, K), rv);
+  if (K > 6) msk |= addSlot(g, gsOff, 3, slot(row, 3, K), rv);
+  store<u32>(mp, load<u32>(mp) | msk);
+}
+
+/** addBlock for one row j (nothing for a row without demand). */
+@inline function addRow(
+  K: i32, j: i32, row: usize, rate: usize, endKey: usize, mask: usize, grid: usize, lo: u32, shift: u32, nb: i32,
+): void {
+  const h = load<u32>(endKey + (<usize>j << 3), 4);
+  if (h >= 0x80000000) return; // key -1
+  const gsOff = <usize>((K + 1) & ~1) << 3;
+  const g = grid + <usize>gridIndex(h, lo, shift, nb) * (gsOff << 1);
+  addCell(K, g, gsOff, row, v128.load64_splat(rate + (<usize>j << 3)), mask + (<usize>j << 2));
 }
 
 /** The pair loop for a compile-time K (1..8) and weights present or not (W). */
