@@ -286,12 +286,37 @@ function gatherRows(m: i32, k: i32, list: usize, dem: usize, out: usize, rate: u
   return (<u64>klo << 32) | <u64>khi;
 }
 
+/**
+ * For each 4-bit mask of kept lanes, the i8x16.swizzle that moves the kept i32 lanes to the
+ * front, in order (the other bytes are don't-cares: later stores overwrite them).
+ */
+const COMPACT4: usize = memory.data<u8>([
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 1, 2, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  4, 5, 6, 7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 1, 2, 3, 4, 5, 6, 7, 0, 0, 0, 0, 0, 0, 0, 0,
+  8, 9, 10, 11, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 1, 2, 3, 8, 9, 10, 11, 0, 0, 0, 0, 0, 0, 0, 0,
+  4, 5, 6, 7, 8, 9, 10, 11, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 0, 0, 0, 0,
+  12, 13, 14, 15, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 1, 2, 3, 12, 13, 14, 15, 0, 0, 0, 0, 0, 0, 0, 0,
+  4, 5, 6, 7, 12, 13, 14, 15, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 1, 2, 3, 4, 5, 6, 7, 12, 13, 14, 15, 0, 0, 0, 0,
+  8, 9, 10, 11, 12, 13, 14, 15, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 1, 2, 3, 8, 9, 10, 11, 12, 13, 14, 15, 0, 0, 0, 0,
+  4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 0, 0, 0,
+  0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+]);
+
 /** Round 1's survivors: every i < n with key > t and no saturated resource, into `list`; returns their count. */
 function survivorsOfAll(n: i32, endKey: usize, mask: usize, t: f64, satMask: u32, list: usize): i32 {
   // four queues per step: key > t (two f64x2) and mask & satMask == 0 (one i32x4)
   const tv = f64x2.splat(t);
   const sv = i32x4.splat(<i32>satMask);
   const zero = i32x4.splat(0);
+  const four = i32x4.splat(4);
+  let iv = i32x4(0, 1, 2, 3);
   let kept = 0;
   let i = 0;
   for (; i + 3 < n; i += 4) {
@@ -299,16 +324,12 @@ function survivorsOfAll(n: i32, endKey: usize, mask: usize, t: f64, satMask: u32
     const big = i64x2.bitmask(f64x2.gt(v128.load(endKey + off), tv))
       | (i64x2.bitmask(f64x2.gt(v128.load(endKey + off + 16), tv)) << 2);
     const keep = big & i32x4.bitmask(i32x4.eq(v128.and(v128.load(mask + (<usize>i << 2)), sv), zero));
-    // branch-free: about 8% of the queues survive at random, so a loop over the kept bits
-    // mispredicted on most steps; every lane is written and the count moves by its bit
-    stu(list, kept, <u32>i);
-    kept += keep & 1;
-    stu(list, kept, <u32>(i + 1));
-    kept += (keep >> 1) & 1;
-    stu(list, kept, <u32>(i + 2));
-    kept += (keep >> 2) & 1;
-    stu(list, kept, <u32>(i + 3));
-    kept += keep >> 3;
+    // branch-free (about 8% of the queues survive at random, so a loop over the kept bits
+    // mispredicted on most steps): the kept indices moved to the front of one vector, one
+    // store, the count moved by their number (the store stays below i + 4 <= n: kept <= i)
+    v128.store(list + (<usize>kept << 2), i8x16.swizzle(iv, v128.load(COMPACT4 + (<usize>keep << 4))));
+    kept += popcnt(keep);
+    iv = i32x4.add(iv, four);
   }
   for (; i < n; i++) {
     stu(list, kept, <u32>i);
