@@ -108,12 +108,16 @@ function gridHasNaN(grid: usize, bytes: usize): bool {
   return 2 * j + 1 == K ? v128.load64_zero(p + (<usize>j << 4)) : v128.load(p + (<usize>j << 4));
 }
 
-/** Adds slot j of a row into a cell (D, and rate*D at +gsOff); returns the slot's mask bits. */
-@inline function addSlot(g: usize, gsOff: usize, j: i32, d: v128, rv: v128): u32 {
+/** Adds slot j of a row into a cell (D, and rate*D at +gsOff). */
+@inline function addSlot(g: usize, gsOff: usize, j: i32, d: v128, rv: v128): void {
   const p = g + (<usize>j << 4);
   v128.store(p, f64x2.add(v128.load(p), d));
   const q = p + gsOff;
   v128.store(q, f64x2.add(v128.load(q), f64x2.mul(rv, d)));
+}
+
+/** The mask bits of slot j of a row (resources 2j and 2j+1 with a demand > 0). */
+@inline function slotBits(d: v128, j: i32): u32 {
   return <u32>i64x2.bitmask(f64x2.gt(d, f64x2.splat(0))) << (<u32>j << 1);
 }
 
@@ -123,19 +127,19 @@ function gridHasNaN(grid: usize, bytes: usize): bool {
  * which waits for the division, which waits for the row's products: a dependency chain of
  * about 60 cycles per pair that the out-of-order window could not overlap with the next
  * pairs (the pass ran 0.8 floors faster with the cells taken in sequence instead of by key).
- * The first loop computes and stores keys, rates and zero masks; the second adds each row
+ * The first loop computes and stores keys, rates and masks; the second adds each row
  * into its cell from the stored key.
  */
 const BLOCK: i32 = 128;
 
 /**
  * Rows [first, end) (an even count) into the grid cells of their keys (sums of D and of
- * rate*D), two at a time, and their mask bits (OR-ed into what the first loop or slowRow
- * stored). Both cells come from one i32x4 computation on the keys' high words (gridIndex's
- * clamp as max_u / min_u: the same bucket). A row without demand (key -1) adds nothing.
+ * rate*D), two at a time. Both cells come from one i32x4 computation on the keys' high
+ * words (gridIndex's clamp as max_u / min_u: the same bucket). A row without demand
+ * (key -1) adds nothing.
  */
 @inline function addBlock(
-  K: i32, first: i32, end: i32, row: usize, rate: usize, endKey: usize, mask: usize,
+  K: i32, first: i32, end: i32, row: usize, rate: usize, endKey: usize,
   grid: usize, lo: u32, shift: u32, nb: i32,
 ): void {
   const rowBytes = <usize>K << 3;
@@ -148,35 +152,34 @@ const BLOCK: i32 = 128;
     const kv = v128.load(endKey + (<usize>j << 3));
     if (i64x2.bitmask(kv) != 0) {
       // a key -1 (no demand) in the pair: one row at a time
-      addRow(K, j, row, rate, endKey, mask, grid, lo, shift, nb);
-      addRow(K, j + 1, row + rowBytes, rate, endKey, mask, grid, lo, shift, nb);
+      addRow(K, j, row, rate, endKey, grid, lo, shift, nb);
+      addRow(K, j + 1, row + rowBytes, rate, endKey, grid, lo, shift, nb);
       continue;
     }
     const off = i32x4.mul(i32x4.min_u(i32x4.shr_u(i32x4.sub(i32x4.max_u(kv, vlo), vlo), shift), vtop), vcell);
     const rt = v128.load(rate + (<usize>j << 3));
-    addCell(K, grid + <usize>i32x4.extract_lane(off, 1), gsOff, row, i64x2.shuffle(rt, rt, 0, 0), mask + (<usize>j << 2));
-    addCell(K, grid + <usize>i32x4.extract_lane(off, 3), gsOff, row + rowBytes, i64x2.shuffle(rt, rt, 1, 1), mask + (<usize>j << 2) + 4);
+    addCell(K, grid + <usize>i32x4.extract_lane(off, 1), gsOff, row, i64x2.shuffle(rt, rt, 0, 0));
+    addCell(K, grid + <usize>i32x4.extract_lane(off, 3), gsOff, row + rowBytes, i64x2.shuffle(rt, rt, 1, 1));
   }
 }
 
-/** One row into cell g with its rate in both lanes of rv; its mask bits OR-ed in at mp. */
-@inline function addCell(K: i32, g: usize, gsOff: usize, row: usize, rv: v128, mp: usize): void {
-  let msk = addSlot(g, gsOff, 0, slot(row, 0, K), rv);
-  if (K > 2) msk |= addSlot(g, gsOff, 1, slot(row, 1, K), rv);
-  if (K > 4) msk |= addSlot(g, gsOff, 2, slot(row, 2, K), rv);
-  if (K > 6) msk |= addSlot(g, gsOff, 3, slot(row, 3, K), rv);
-  store<u32>(mp, load<u32>(mp) | msk);
+/** One row into cell g with its rate in both lanes of rv. */
+@inline function addCell(K: i32, g: usize, gsOff: usize, row: usize, rv: v128): void {
+  addSlot(g, gsOff, 0, slot(row, 0, K), rv);
+  if (K > 2) addSlot(g, gsOff, 1, slot(row, 1, K), rv);
+  if (K > 4) addSlot(g, gsOff, 2, slot(row, 2, K), rv);
+  if (K > 6) addSlot(g, gsOff, 3, slot(row, 3, K), rv);
 }
 
 /** addBlock for one row j (nothing for a row without demand). */
 @inline function addRow(
-  K: i32, j: i32, row: usize, rate: usize, endKey: usize, mask: usize, grid: usize, lo: u32, shift: u32, nb: i32,
+  K: i32, j: i32, row: usize, rate: usize, endKey: usize, grid: usize, lo: u32, shift: u32, nb: i32,
 ): void {
   const h = load<u32>(endKey + (<usize>j << 3), 4);
   if (h >= 0x80000000) return; // key -1
   const gsOff = <usize>((K + 1) & ~1) << 3;
   const g = grid + <usize>gridIndex(h, lo, shift, nb) * (gsOff << 1);
-  addCell(K, g, gsOff, row, v128.load64_splat(rate + (<usize>j << 3)), mask + (<usize>j << 2));
+  addCell(K, g, gsOff, row, v128.load64_splat(rate + (<usize>j << 3)));
 }
 
 /** The pair loop for a compile-time K (1..8) and weights present or not (W). */
@@ -244,13 +247,18 @@ const BLOCK: i32 = 128;
       }
       v128.store(rate + off, rt);
       v128.store(endKey + off, e);
-      store<u64>(mask + (<usize>i << 2), 0); // both masks: the bits come with the adds
+      // both masks (here rather than with the adds: the second loop is bound by its stores)
+      let ka = slotBits(a0, 0), kb = slotBits(b0, 0);
+      if (K > 2) { ka |= slotBits(a1, 1); kb |= slotBits(b1, 1); }
+      if (K > 4) { ka |= slotBits(a2, 2); kb |= slotBits(b2, 2); }
+      if (K > 6) { ka |= slotBits(a3, 3); kb |= slotBits(b3, 3); }
+      store<u64>(mask + (<usize>i << 2), <u64>ka | (<u64>kb << 32));
       live += 2;
     }
     // the block's rows into their buckets, in row order (the same adds in the same order as
     // the per-row code); their rows are still in L1, and their keys were stored a block ago,
     // so no cell address waits on this block's divisions
-    addBlock(K, first, end, firstRow, rate, endKey, mask, grid, lo, shift, nb);
+    addBlock(K, first, end, firstRow, rate, endKey, grid, lo, shift, nb);
   }
   if (i < n) {
     const s = slowRow(i, K, dem, weights, cap, invCap, false, scratch, exact, rate, delta, endKey, mask, grid, lo, shift, nb, STORED_DELTA, true);
