@@ -53,7 +53,7 @@ import { ldf, stf, ldu, stu, ldb, stb, isFiniteF64 } from "../util/mem";
 import { sortRangeByKey } from "../util/radix";
 import { OK } from "../util/status";
 import { gridBuckets, gridCellBytes, gridIndex, gridBound, hi32 } from "./common";
-import { levelsPass1 } from "./pass1";
+import { levelsPass1, gridAddRows } from "./pass1";
 import { levelsOutputs } from "./output";
 
 export function drfLevels(
@@ -243,14 +243,17 @@ function levelsSolve(
     shift = 0;
     while (shift < 31 && ((khi - klo) >> shift) >= <u32>nb) shift++;
     memory.fill(grid, 0, <usize>nb * cellBytes);
-    const kp = k & ~1;
-    let row = outAlloc;
-    for (let q = 0; q < m; q++, row += rowBytes) {
-      const rv = v128.load64_splat(gRate + (<usize>q << 3));
-      const g = grid + <usize>gridIndex(hi32(ldf(gKey, q)), lo, shift, nb) * cellBytes;
-      // two resources per f64x2 (the same two operations per element as one at a time)
-      for (let r = 0; r < kp; r += 2) addPair(g + (<usize>r << 3), gsOff, v128.load(row + (<usize>r << 3)), rv);
-      if (k & 1) addPair(g + (<usize>kp << 3), gsOff, v128.load64_zero(row + (<usize>kp << 3)), rv);
+    // K <= 8: pass 1's K-specialised adds (same adds, same order); else one row at a time
+    if (!gridAddRows(k, m, outAlloc, gRate, gKey, grid, lo, shift, nb)) {
+      const kp = k & ~1;
+      let row = outAlloc;
+      for (let q = 0; q < m; q++, row += rowBytes) {
+        const rv = v128.load64_splat(gRate + (<usize>q << 3));
+        const g = grid + <usize>gridIndex(hi32(ldf(gKey, q)), lo, shift, nb) * cellBytes;
+        // two resources per f64x2 (the same two operations per element as one at a time)
+        for (let r = 0; r < kp; r += 2) addPair(g + (<usize>r << 3), gsOff, v128.load(row + (<usize>r << 3)), rv);
+        if (k & 1) addPair(g + (<usize>kp << 3), gsOff, v128.load64_zero(row + (<usize>kp << 3)), rv);
+      }
     }
   }
 }

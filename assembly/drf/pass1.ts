@@ -182,6 +182,32 @@ const BLOCK: i32 = 128;
   addCell(K, g, gsOff, row, v128.load64_splat(rate + (<usize>j << 3)));
 }
 
+/**
+ * The rounds' grid (levels.ts): m compact rows at `rows` with their rates and keys (all with
+ * demand) into the grid cells of their keys, in row order, by addBlock's K-specialised code.
+ * Returns false for K > 8 (the caller adds them itself).
+ */
+export function gridAddRows(k: i32, m: i32, rows: usize, rate: usize, keys: usize, grid: usize, lo: u32, shift: u32, nb: i32): bool {
+  switch (k) {
+    case 1: addRows(1, m, rows, rate, keys, grid, lo, shift, nb); break;
+    case 2: addRows(2, m, rows, rate, keys, grid, lo, shift, nb); break;
+    case 3: addRows(3, m, rows, rate, keys, grid, lo, shift, nb); break;
+    case 4: addRows(4, m, rows, rate, keys, grid, lo, shift, nb); break;
+    case 5: addRows(5, m, rows, rate, keys, grid, lo, shift, nb); break;
+    case 6: addRows(6, m, rows, rate, keys, grid, lo, shift, nb); break;
+    case 7: addRows(7, m, rows, rate, keys, grid, lo, shift, nb); break;
+    case 8: addRows(8, m, rows, rate, keys, grid, lo, shift, nb); break;
+    default: return false;
+  }
+  return true;
+}
+
+@inline function addRows(K: i32, m: i32, rows: usize, rate: usize, keys: usize, grid: usize, lo: u32, shift: u32, nb: i32): void {
+  const even = m & ~1;
+  addBlock(K, 0, even, rows, rate, keys, grid, lo, shift, nb);
+  if (m & 1) addRow(K, even, rows + <usize>even * (<usize>K << 3), rate, keys, grid, lo, shift, nb);
+}
+
 /** The pair loop for a compile-time K (1..8) and weights present or not (W). */
 @inline function pairs(
   K: i32, W: bool, n: i32, dem: usize, weights: usize, cap: usize, invCap: usize, scratch: usize, exact: usize,
