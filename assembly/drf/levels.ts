@@ -40,15 +40,15 @@
 // the end buckets (still exact, only slower to walk).
 //
 // Where the time goes (N = 1e5, K = 6, bench instance; in floors = one pass reading D,
-// medians of runs interleaved with the floor on the shared 2-core bench machine): pass 1
-// ~5.6 (about 3 of it the 2K bucket adds per row: six f64x2 load-add-stores, which no
-// layout or grid size tried made cheaper; the rest the products, the two f64x2 divides
-// per pair of rows, the checks, keys, masks and stores); round 1 ~1.3 (the bracket, the
-// key scan for the bracketing bucket's ~300 queues, their sort and walk, the survivor
-// scan); the survivors' grid ~0.8 (about 8% of the rows survive; gathering their rows is
-// bound by memory latency); round 2 ~0.3; the output pass ~2.2 (it reads D, the keys,
-// rates and masks and writes lambda, the dominant shares and N*K allocations). ~10 in all.
-// At N = 1e4 (everything cache-resident) pass 1 is ~7 floors of ~10: it is compute-bound.
+// low percentiles of wall time with the floor timed alongside, shared 2-core machine):
+// pass 1 ~4.3: its first loop ~1.7 (products, the two f64x2 divides per pair of rows,
+// checks, keys, masks, stores) and the grid adds ~2.6 (2K adds per row into a 48 KiB grid:
+// six f64x2 load-add-stores per row at K = 6, bound by the stores; a 6-12 KiB grid makes
+// them ~10% faster but its wider buckets cost the rounds as much). Rounds ~2.0: round 1's
+// key scan for the bracketing bucket's ~300 queues 0.3, their sort and walk 0.1, the
+// survivor scan 0.4; gathering the ~8% survivors' rows, rates and keys 0.45 (memory
+// latency), their grid 0.3; round 2 ~0.3. The output pass ~2.0: it reads D and writes the
+// N*K allocation, which alone (a loop doing only that) measures 1.8-2.3. ~8.3 in all.
 import { ldf, stf, ldu, stu, ldb, stb, isFiniteF64 } from "../util/mem";
 import { sortRangeByKey } from "../util/radix";
 import { OK } from "../util/status";
