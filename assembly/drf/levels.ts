@@ -40,20 +40,20 @@
 // the end buckets (still exact, only slower to walk).
 //
 // Where the time goes (N = 1e5, K = 6, bench instance; in floors = one pass reading D,
-// medians of runs interleaved with the floor on the shared 2-core bench machine): pass 1
-// ~5.6 (about 3 of it the 2K bucket adds per row: six f64x2 load-add-stores, which no
-// layout or grid size tried made cheaper; the rest the products, the two f64x2 divides
-// per pair of rows, the checks, keys, masks and stores); round 1 ~1.3 (the bracket, the
-// key scan for the bracketing bucket's ~300 queues, their sort and walk, the survivor
-// scan); the survivors' grid ~0.8 (about 8% of the rows survive; gathering their rows is
-// bound by memory latency); round 2 ~0.3; the output pass ~2.2 (it reads D, the keys,
-// rates and masks and writes lambda, the dominant shares and N*K allocations). ~10 in all.
-// At N = 1e4 (everything cache-resident) pass 1 is ~7 floors of ~10: it is compute-bound.
+// low percentiles of wall time with the floor timed alongside, shared 2-core machine):
+// pass 1 ~4.3: its first loop ~1.7 (products, the two f64x2 divides per pair of rows,
+// checks, keys, masks, stores) and the grid adds ~2.6 (2K adds per row into a 48 KiB grid:
+// six f64x2 load-add-stores per row at K = 6, bound by the stores; a 6-12 KiB grid makes
+// them ~10% faster but its wider buckets cost the rounds as much). Rounds ~2.0: round 1's
+// key scan for the bracketing bucket's ~300 queues 0.3, their sort and walk 0.1, the
+// survivor scan 0.4; gathering the ~8% survivors' rows, rates and keys 0.45 (memory
+// latency), their grid 0.3; round 2 ~0.3. The output pass ~2.0: it reads D and writes the
+// N*K allocation, which alone (a loop doing only that) measures 1.8-2.3. ~8.3 in all.
 import { ldf, stf, ldu, stu, ldb, stb, isFiniteF64 } from "../util/mem";
 import { sortRangeByKey } from "../util/radix";
 import { OK } from "../util/status";
 import { gridBuckets, gridCellBytes, gridIndex, gridBound, hi32 } from "./common";
-import { levelsPass1 } from "./pass1";
+import { levelsPass1, gridAddRows } from "./pass1";
 import { levelsOutputs } from "./output";
 
 export function drfLevels(
@@ -232,29 +232,28 @@ function levelsSolve(
     round++;
     if (m == 0) return;
 
-    // next round's grid: fitted to the survivors' keys, sums from their rows (copied
-    // first into outAlloc, compact: independent loads, so the row misses overlap)
-    let klo: u32 = 0xffffffff, khi: u32 = 0;
-    for (let q = 0; q < m; q++) {
-      const h = hi32(ldf(endKey, <i32>ldu(list, q)));
-      klo = min(klo, h);
-      khi = max(khi, h);
-    }
+    // next round's grid: fitted to the survivors' keys, sums from their rows, rates and
+    // keys (copied first, compact, into outAlloc and the radix scratch: independent loads,
+    // so the misses overlap, and the grid loop then reads sequentially)
+    const gRate = radix, gKey = radix + (<usize>m << 3);
+    const span = gatherRows(m, k, list, dem, outAlloc, rate, endKey, gRate, gKey);
+    const klo = <u32>(span >> 32), khi = <u32>span;
     nb = gridBuckets(m, k);
     lo = klo;
     shift = 0;
     while (shift < 31 && ((khi - klo) >> shift) >= <u32>nb) shift++;
     memory.fill(grid, 0, <usize>nb * cellBytes);
-    gatherRows(m, k, list, dem, outAlloc);
-    const kp = k & ~1;
-    let row = outAlloc;
-    for (let q = 0; q < m; q++, row += rowBytes) {
-      const i = <i32>ldu(list, q);
-      const rv = v128.load64_splat(rate + (<usize>i << 3));
-      const g = grid + <usize>gridIndex(hi32(ldf(endKey, i)), lo, shift, nb) * cellBytes;
-      // two resources per f64x2 (the same two operations per element as one at a time)
-      for (let r = 0; r < kp; r += 2) addPair(g + (<usize>r << 3), gsOff, v128.load(row + (<usize>r << 3)), rv);
-      if (k & 1) addPair(g + (<usize>kp << 3), gsOff, v128.load64_zero(row + (<usize>kp << 3)), rv);
+    // K <= 8: pass 1's K-specialised adds (same adds, same order); else one row at a time
+    if (!gridAddRows(k, m, outAlloc, gRate, gKey, grid, lo, shift, nb)) {
+      const kp = k & ~1;
+      let row = outAlloc;
+      for (let q = 0; q < m; q++, row += rowBytes) {
+        const rv = v128.load64_splat(gRate + (<usize>q << 3));
+        const g = grid + <usize>gridIndex(hi32(ldf(gKey, q)), lo, shift, nb) * cellBytes;
+        // two resources per f64x2 (the same two operations per element as one at a time)
+        for (let r = 0; r < kp; r += 2) addPair(g + (<usize>r << 3), gsOff, v128.load(row + (<usize>r << 3)), rv);
+        if (k & 1) addPair(g + (<usize>kp << 3), gsOff, v128.load64_zero(row + (<usize>kp << 3)), rv);
+      }
     }
   }
 }
@@ -266,16 +265,52 @@ function levelsSolve(
   v128.store(q, f64x2.add(v128.load(q), f64x2.mul(rv, d)));
 }
 
-/** Copies the rows of the m queues at `list` one after another into `out`. */
-function gatherRows(m: i32, k: i32, list: usize, dem: usize, out: usize): void {
+/**
+ * Copies the rows of the m queues at `list` one after another into `out`, their rates into
+ * `outRate` and keys into `outKey`; returns the smallest and largest high words of the keys
+ * (hi << 32 | lo).
+ */
+function gatherRows(m: i32, k: i32, list: usize, dem: usize, out: usize, rate: usize, endKey: usize, outRate: usize, outKey: usize): u64 {
   const rowBytes = <usize>k << 3;
   const kp = k & ~1;
+  let klo: u32 = 0xffffffff, khi: u32 = 0;
   for (let q = 0; q < m; q++, out += rowBytes) {
-    const row = dem + <usize>ldu(list, q) * rowBytes;
+    const i = <i32>ldu(list, q);
+    const row = dem + <usize>i * rowBytes;
     for (let r = 0; r < kp; r += 2) v128.store(out + (<usize>r << 3), v128.load(row + (<usize>r << 3)));
     if (k & 1) stf(out, kp, ldf(row, kp));
+    const e = ldf(endKey, i);
+    stf(outRate, q, ldf(rate, i));
+    stf(outKey, q, e);
+    const h = hi32(e);
+    klo = min(klo, h);
+    khi = max(khi, h);
   }
+  return (<u64>klo << 32) | <u64>khi;
 }
+
+/**
+ * For each 4-bit mask of kept lanes, the i8x16.swizzle that moves the kept i32 lanes to the
+ * front, in order (the other bytes are don't-cares: later stores overwrite them).
+ */
+const COMPACT4: usize = memory.data<u8>([
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 1, 2, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  4, 5, 6, 7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 1, 2, 3, 4, 5, 6, 7, 0, 0, 0, 0, 0, 0, 0, 0,
+  8, 9, 10, 11, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 1, 2, 3, 8, 9, 10, 11, 0, 0, 0, 0, 0, 0, 0, 0,
+  4, 5, 6, 7, 8, 9, 10, 11, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 0, 0, 0, 0,
+  12, 13, 14, 15, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 1, 2, 3, 12, 13, 14, 15, 0, 0, 0, 0, 0, 0, 0, 0,
+  4, 5, 6, 7, 12, 13, 14, 15, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 1, 2, 3, 4, 5, 6, 7, 12, 13, 14, 15, 0, 0, 0, 0,
+  8, 9, 10, 11, 12, 13, 14, 15, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 1, 2, 3, 8, 9, 10, 11, 12, 13, 14, 15, 0, 0, 0, 0,
+  4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 0, 0, 0,
+  0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+]);
 
 /** Round 1's survivors: every i < n with key > t and no saturated resource, into `list`; returns their count. */
 function survivorsOfAll(n: i32, endKey: usize, mask: usize, t: f64, satMask: u32, list: usize): i32 {
@@ -283,18 +318,21 @@ function survivorsOfAll(n: i32, endKey: usize, mask: usize, t: f64, satMask: u32
   const tv = f64x2.splat(t);
   const sv = i32x4.splat(<i32>satMask);
   const zero = i32x4.splat(0);
+  const four = i32x4.splat(4);
+  let iv = i32x4(0, 1, 2, 3);
   let kept = 0;
   let i = 0;
   for (; i + 3 < n; i += 4) {
     const off = <usize>i << 3;
     const big = i64x2.bitmask(f64x2.gt(v128.load(endKey + off), tv))
       | (i64x2.bitmask(f64x2.gt(v128.load(endKey + off + 16), tv)) << 2);
-    let keep = big & i32x4.bitmask(i32x4.eq(v128.and(v128.load(mask + (<usize>i << 2)), sv), zero));
-    while (keep) {
-      stu(list, kept, <u32>(i + ctz(keep)));
-      kept++;
-      keep &= keep - 1;
-    }
+    const keep = big & i32x4.bitmask(i32x4.eq(v128.and(v128.load(mask + (<usize>i << 2)), sv), zero));
+    // branch-free (about 8% of the queues survive at random, so a loop over the kept bits
+    // mispredicted on most steps): the kept indices moved to the front of one vector, one
+    // store, the count moved by their number (the store stays below i + 4 <= n: kept <= i)
+    v128.store(list + (<usize>kept << 2), i8x16.swizzle(iv, v128.load(COMPACT4 + (<usize>keep << 4))));
+    kept += popcnt(keep);
+    iv = i32x4.add(iv, four);
   }
   for (; i < n; i++) {
     stu(list, kept, <u32>i);
