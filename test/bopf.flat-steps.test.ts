@@ -31,7 +31,13 @@ describe.each(backends)("allocateInstantFlat { steps: false } (%s)", (_name, mak
     const paths = new Set<string>();
     fc.assert(fc.property(
       fc.array(rowArb, { minLength: 1, maxLength: 30 }), fc.array(scaleArb, { minLength: K, maxLength: K }), fc.boolean(),
-      (rows, scale, weighted) => {
+      fc.boolean(), fc.boolean(),
+      (rows, scaleDrawn, weighted, roomy, unguaranteed) => {
+        // half the runs forced roomy (every scale >= 1.5) and half without live guarantees, so
+        // each of the four paths is taken in about a quarter of the runs (left to chance, the
+        // roomy-and-unguaranteed one came up in only ~0.4% of them and was sometimes missed)
+        const scale = roomy ? scaleDrawn.map((x) => Math.max(x, 1.5)) : scaleDrawn;
+        if (unguaranteed) for (const q of rows) q.g = false;
         const sums = [0, 0, 0];
         for (const q of rows) if (q.cls !== 3) q.want.forEach((x, r) => (sums[r] += x));
         const capacity = sums.map((s, r) => Math.max(s * scale[r], 1e-3));
