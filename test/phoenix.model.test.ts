@@ -301,6 +301,19 @@ describe("node-level simulator", () => {
     expect(r.utilization).toBeCloseTo(60 / 220, 3);
   });
 
+  it("busy profile: busy fraction per window of busyWindow seconds from the first arrival", () => {
+    // same two jobs, 40 s windows: [0, 40) 40 of 2 x 40 busy -> 0.5; [40, 80) the first job's
+    // last 10 s -> 0.125; [80, 120) the second job's 10 s -> 0.125; the windows sum to the 60
+    // busy task-seconds. Off by default (empty profile); a negative width is an input error.
+    const at = (busyWindow?: number) => simulateNodes([job(0, [50], 50), job(100, [10], 10)], { engine, policy: "eagle-c", workers: 2, seed: 1, cutoff: 90, machines: uniform(2), busyWindow });
+    const p = Array.from(at(40).busyProfile);
+    expect(p.length).toBe(3);
+    [0.5, 0.125, 0.125].forEach((x, k) => expect(p[k]).toBeCloseTo(x, 4));
+    expect(p.reduce((a, x) => a + x, 0) * 2 * 40).toBeCloseTo(60, 6);
+    expect(at().busyProfile.length).toBe(0);
+    expect(() => at(-1)).toThrow(/^busyWindow:/);
+  });
+
   it("a job no worker can run is rejected with a reason, not an exception", () => {
     const machines = generateMachines(10, new Rng(1));
     const job = { arrival: 0, durations: Float64Array.from([1]), estimate: 1, constraints: [{ attr: "cores" as const, op: ">" as const, value: 1e6, hard: true }] };
