@@ -14,6 +14,7 @@ import { loadEagleTrace, parseEagleTrace, parseEagleLine, EAGLE_CUTOFFS, cutoffF
 import { attachConstraints, workersForUtilization } from "../src/phoenix/workload.js";
 import { simulateNodes } from "../src/phoenix/node-sim.js";
 import { getNodePolicy } from "../src/phoenix/policies.js";
+import { busyAtArrivals, saturatedSpan } from "../src/phoenix/metrics.js";
 import { Rng } from "../src/sim/random.js";
 
 const TRACES = join(process.cwd(), "../shared/traces/eagle-format");
@@ -301,10 +302,51 @@ describe("node-level simulator", () => {
     expect(r.utilization).toBeCloseTo(60 / 220, 3);
   });
 
+  it("busy profile: busy fraction per window of busyWindow seconds from the first arrival", () => {
+    // same two jobs, 40 s windows: [0, 40) 40 of 2 x 40 busy -> 0.5; [40, 80) the first job's
+    // last 10 s -> 0.125; [80, 120) the second job's 10 s -> 0.125; the windows sum to the 60
+    // busy task-seconds. Off by default (empty profile); a negative width is an input error.
+    const at = (busyWindow?: number) => simulateNodes([job(0, [50], 50), job(100, [10], 10)], { engine, policy: "eagle-c", workers: 2, seed: 1, cutoff: 90, machines: uniform(2), busyWindow });
+    const p = Array.from(at(40).busyProfile);
+    expect(p.length).toBe(3);
+    [0.5, 0.125, 0.125].forEach((x, k) => expect(p[k]).toBeCloseTo(x, 4));
+    expect(p.reduce((a, x) => a + x, 0) * 2 * 40).toBeCloseTo(60, 6);
+    expect(at().busyProfile.length).toBe(0);
+    expect(() => at(-1)).toThrow(/^busyWindow:/);
+  });
+
   it("a job no worker can run is rejected with a reason, not an exception", () => {
     const machines = generateMachines(10, new Rng(1));
     const job = { arrival: 0, durations: Float64Array.from([1]), estimate: 1, constraints: [{ attr: "cores" as const, op: ">" as const, value: 1e6, hard: true }] };
     const r = simulateNodes([job], { engine, policy: "eagle-c", workers: 10, seed: 1, cutoff: 90, machines });
     expect(r.jobs[0].rejected).toBe("no worker satisfies its hard constraints");
+  });
+});
+
+describe("load measures over the busy profile", () => {
+  it("busyAtArrivals: the busy fraction of each arrival's window, averaged (worked example, edges)", () => {
+    expect(busyAtArrivals([0.2, 1.0], 100, 0, [10, 150, 160])).toBeCloseTo(2.2 / 3, 12);
+    expect(busyAtArrivals([0.2, 1.0], 100, 0, [])).toBeNull();
+    expect(busyAtArrivals([0.2, 1.0], 100, 0, [250])).toBe(0); // past the profile: idle
+  });
+
+  it("saturatedSpan: the longest run of windows at or above the level (worked example, edges)", () => {
+    expect(saturatedSpan([0.5, 0.97, 0.99, 0.9, 0.96], 1000, 0.95)).toBe(2000);
+    expect(saturatedSpan([], 1000, 0.95)).toBe(0);
+    expect(saturatedSpan([0.95, 0.95], 10, 0.95)).toBe(20);
+  });
+
+  it("both stay within the profile's range (property)", () => {
+    fc.assert(fc.property(
+      fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 1, maxLength: 30 }),
+      fc.array(fc.double({ min: 0, max: 2999, noNaN: true }), { minLength: 1, maxLength: 20 }),
+      (profile, arrivals) => {
+        const b = busyAtArrivals(profile, 100, 0, arrivals)!;
+        expect(b).toBeGreaterThanOrEqual(0);
+        expect(b).toBeLessThanOrEqual(Math.max(...profile) + 1e-12);
+        const sat = saturatedSpan(profile, 100, 0.5);
+        expect(sat).toBeLessThanOrEqual(100 * profile.filter((x) => x >= 0.5).length);
+        expect(sat > 0).toBe(profile.some((x) => x >= 0.5));
+      }), { numRuns: 200 });
   });
 });

@@ -33,3 +33,31 @@ export function groupStats(jobs: readonly JobOutcome[]): Record<Group, Percentil
     long: pick(true, null), "long-constrained": pick(true, true), "long-unconstrained": pick(true, false),
   };
 }
+
+/**
+ * Mean busy fraction the given arrivals find: the busy profile's value (node-sim busyProfile,
+ * windows of `window` s from `firstArrival`) at the window of each arrival, averaged. For short
+ * jobs it is the load a short job meets on arrival, blind to silent stretches of the trace (an
+ * arrival-span average is not). Example: profile [0.2, 1.0], window 100, first arrival 0,
+ * arrivals at 10, 150, 160 -> (0.2 + 1.0 + 1.0) / 3 = 0.733. No arrivals -> null.
+ */
+export function busyAtArrivals(profile: ArrayLike<number>, window: number, firstArrival: number, arrivals: readonly number[]): number | null {
+  if (arrivals.length === 0) return null;
+  let s = 0;
+  for (const t of arrivals) s += profile[Math.floor((t - firstArrival) / window)] ?? 0;
+  return s / arrivals.length;
+}
+
+/**
+ * Longest stretch, in seconds, of consecutive profile windows whose busy fraction is at least
+ * `level`: how long the cluster stays saturated. Example: [0.5, 0.97, 0.99, 0.9, 0.96], window
+ * 1000, level 0.95 -> 2000.
+ */
+export function saturatedSpan(profile: ArrayLike<number>, window: number, level: number): number {
+  let best = 0, run = 0;
+  for (let k = 0; k < profile.length; k++) {
+    run = profile[k] >= level ? run + 1 : 0;
+    if (run > best) best = run;
+  }
+  return best * window;
+}

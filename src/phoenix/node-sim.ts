@@ -75,6 +75,12 @@ export interface NodeSimOptions {
   stealAttempts?: number;
   /** Tasks per worker in the E[W] history. Default 16. */
   historyLength?: number;
+  /**
+   * Width in seconds of the windows of the busy profile (result.busyProfile); 0 = no profile.
+   * Default 0. Example: 1000 -> busyProfile[k] = busy fraction of the workers over
+   * [first arrival + 1000k, first arrival + 1000(k+1)).
+   */
+  busyWindow?: number;
 }
 
 export interface JobOutcome {
@@ -121,6 +127,13 @@ export interface NodeSimResult {
   arrivalUtilization: number;
   makespan: number;
   events: number;
+  /**
+   * Busy fraction of the workers per window of busyWindow seconds from the first arrival to the
+   * last task end (empty when busyWindow is 0; the last window is partial and divided by its
+   * full width). Example: 10 workers, window 100 s, tasks busy 600 worker-seconds in [0, 100)
+   * -> busyProfile[0] = 0.6.
+   */
+  busyProfile: Float64Array;
 }
 
 const ARRIVE = 0, PROBE = 1, GRANT = 2, END = 3, FREE = 4, HEARTBEAT = 5, FLUSH = 6;
@@ -192,6 +205,16 @@ export function simulateNodes(jobsIn: readonly PhoenixJob[], opts: NodeSimOption
   const lastArr = jobs.reduce((m, j) => Math.max(m, j.spec.arrival), -Infinity);
   const stats = { reorderedTasks: 0, crvReorderedTasks: 0, reorderRounds: 0, crvQueueRounds: 0, hotHeartbeats: 0, crvWorkerBeats: 0, stolenProbes: 0, cancelledProbes: 0, probesBehindLong: 0, resentProbes: 0, events: 0 };
   const rtt = o.networkDelay;
+  // busy worker-seconds per window (busyWindow option); grown as tasks end
+  const profile: number[] = [];
+  const addBusy = (from: number, to: number): void => {
+    const bw = o.busyWindow;
+    for (let k = Math.floor((from - firstArr) / bw); firstArr + k * bw < to; k++) {
+      const lo = Math.max(from, firstArr + k * bw), hi = Math.min(to, firstArr + (k + 1) * bw);
+      while (profile.length <= k) profile.push(0);
+      profile[k] += hi - lo;
+    }
+  };
 
   for (let i = 0; i < jobs.length; i++) ev.push(jobs[i].spec.arrival, ARRIVE, i);
   if (jobs.length > 0) ev.push(Math.min(...jobs.map((j) => j.spec.arrival)), HEARTBEAT);
@@ -602,6 +625,7 @@ export function simulateNodes(jobsIn: readonly PhoenixJob[], opts: NodeSimOption
         const dur = now - taskStart[w];
         busy += dur;
         busyInArrivals += Math.max(0, Math.min(now, lastArr) - Math.max(taskStart[w], firstArr));
+        if (o.busyWindow > 0) addBusy(taskStart[w], now);
         history.record(w, entry.enq, dur);
         if (entry.task >= 0) longLoad[w]--;
         j.done++;
@@ -669,6 +693,7 @@ export function simulateNodes(jobsIn: readonly PhoenixJob[], opts: NodeSimOption
     probesBehindLong: stats.probesBehindLong, resentProbes: stats.resentProbes,
     utilization: makespan > 0 ? busy / (W * makespan) : 0,
     arrivalUtilization: lastArr > firstArr ? busyInArrivals / (W * (lastArr - firstArr)) : 0, makespan, events: stats.events,
+    busyProfile: Float64Array.from(profile, (b) => b / (W * o.busyWindow)),
   };
 }
 
@@ -681,6 +706,7 @@ function checkOptions(opts: NodeSimOptions): Resolved {
     probeRatio: opts.probeRatio ?? 2, minProbes: opts.minProbes ?? 0, networkDelay: opts.networkDelay ?? 0.0005, heartbeat: opts.heartbeat ?? 9,
     slackThreshold: opts.slackThreshold ?? 5, crvThreshold: opts.crvThreshold ?? 1, tableIIThresholds: opts.tableIIThresholds ?? true, qwaitThreshold: opts.qwaitThreshold ?? 90, qwaitLoad: opts.qwaitLoad ?? 0.9,
     shortOnlyFraction: opts.shortOnlyFraction ?? 0.02, stealAttempts: opts.stealAttempts ?? 10, historyLength: opts.historyLength ?? 16,
+    busyWindow: opts.busyWindow ?? 0,
   };
   const int = (f: keyof Resolved, min: number) => {
     const v = r[f];
@@ -692,7 +718,7 @@ function checkOptions(opts: NodeSimOptions): Resolved {
   };
   int("workers", 1); int("probeRatio", 1); int("minProbes", 0); int("slackThreshold", 0); int("stealAttempts", 0); int("historyLength", 2);
   if (!Number.isFinite(r.seed)) throw new InputError("seed", `must be a finite number (got ${describeValue(r.seed)})`);
-  pos("cutoff", true); pos("networkDelay", true); pos("heartbeat", false); pos("crvThreshold", true); pos("qwaitThreshold", true);
+  pos("cutoff", true); pos("networkDelay", true); pos("heartbeat", false); pos("crvThreshold", true); pos("qwaitThreshold", true); pos("busyWindow", true);
   if (!(typeof r.qwaitLoad === "number" && r.qwaitLoad >= 0 && r.qwaitLoad < 1)) throw new InputError("qwaitLoad", `must be in [0, 1) (got ${describeValue(r.qwaitLoad)})`);
   if (typeof r.tableIIThresholds !== "boolean") throw new InputError("tableIIThresholds", `must be true or false (got ${describeValue(r.tableIIThresholds)})`);
   if (!(r.shortOnlyFraction >= 0 && r.shortOnlyFraction < 1)) throw new InputError("shortOnlyFraction", `must be in [0, 1) (got ${describeValue(r.shortOnlyFraction)})`);
