@@ -26,4 +26,22 @@ export const crvModule = kernelModule({
     s.mode.set(x.mode);
     return { run: () => kernels.runCrv(x.q, x.t, x.slackThreshold), floorViews: [s.score, s.runtime] };
   },
+  calls: {
+    into(engine, size) {
+      const x = instance(size);
+      const input = { queueOffsets: x.offsets, crv: x.score, runtime: x.runtime, slack: x.slack, mode: x.mode as unknown as ArrayLike<0 | 1 | 2>, slackThreshold: x.slackThreshold };
+      const options = { into: { order: new Uint32Array(x.t), slack: new Int32Array(x.t) } };
+      return () => engine.crvReorder(input, options);
+    },
+    prepared(engine, size) {
+      const x = instance(size);
+      const p = engine.prepareCrv(x.q, x.t, { slackThreshold: x.slackThreshold });
+      p.queueOffsets.set(x.offsets);
+      p.crv.set(x.score);
+      p.runtime.set(x.runtime);
+      p.slack.set(x.slack);
+      p.mode.set(x.mode);
+      return () => p.solve();
+    },
+  },
 });

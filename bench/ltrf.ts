@@ -31,4 +31,18 @@ export const ltrfModule = kernelModule({
       floorViews: [s.tasks, s.pending, s.usage, s.weights, s.increments],
     };
   },
+  calls: {
+    into(engine, size) {
+      const x = instance(size);
+      const input = { free: x.free, tasks: x.tasks, pending: x.pending, usage: x.usage, weights: x.weights, increments: x.increments };
+      const options = { into: { count: new Float64Array(x.n), usage: new Float64Array(x.n), free: new Float64Array(x.k) } };
+      return () => engine.ltrf(input, options);
+    },
+    prepared(engine, size) {
+      const x = instance(size);
+      const p = engine.prepareLtrf(x.n, x.k, { weights: true })
+        .load({ free: x.free, tasks: x.tasks, pending: x.pending, usage: x.usage, weights: x.weights, increments: x.increments });
+      return () => p.solve();
+    },
+  },
 });

@@ -27,4 +27,17 @@ export const srptModule = kernelModule({
     s.remaining.set(x.remaining);
     return { run: () => kernels.runSrpt(x.n, x.k), floorViews: [s.demands, s.rates, s.remaining] };
   },
+  calls: {
+    into(engine, size) {
+      const x = instance(size);
+      const input = { capacity: x.capacity, available: x.available, demands: x.demands, rates: x.rates, remaining: x.remaining };
+      const options = { into: { fraction: new Float64Array(x.n), allocation: new Float64Array(x.n * x.k) } };
+      return () => engine.srpt(input, options);
+    },
+    prepared(engine, size) {
+      const x = instance(size);
+      const p = engine.prepareSrpt(x.n, x.k).load({ capacity: x.capacity, available: x.available, demands: x.demands, rates: x.rates, remaining: x.remaining });
+      return () => p.solve();
+    },
+  },
 });
