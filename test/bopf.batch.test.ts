@@ -9,29 +9,12 @@ import {
   BATCH_REASONS, KIND_LQ, emptyAdmissionBatch, emptyBatchOutcome, setPeriodicRow, type AdmissionBatch,
 } from "../src/bopf/admission-batch.js";
 import { CLASS_CODE } from "../src/bopf/allocate.js";
-import type { PeriodicBursts } from "../src/bopf/bursts.js";
+import { specArb as specsOver, type Spec } from "./helpers/bopf-specs.js";
 
 const K = 2;
 const CAP = [4, 3];
 
-type Spec = { kind: "TQ" } | { kind: "LQ"; bursts: PeriodicBursts };
-
-// Small integer volumes and periods hit the tolerance and resource boundaries exactly (ties,
-// equal tolerances in the heap, hard rates summing to C); the doubles cover the rest.
-const volume = fc.oneof(fc.integer({ min: 0, max: 60 }), fc.double({ min: 0, max: 200, noNaN: true }));
-const specArb: fc.Arbitrary<Spec> = fc.oneof(
-  fc.constant({ kind: "TQ" as const }),
-  fc.record({
-    kind: fc.constant("LQ" as const),
-    bursts: fc.record({
-      start: fc.integer({ min: -50, max: 100 }),
-      period: fc.oneof(fc.integer({ min: 10, max: 400 }), fc.double({ min: 1, max: 1000, noNaN: true })),
-      window: fc.oneof(fc.integer({ min: 1, max: 60 }), fc.double({ min: 0.5, max: 100, noNaN: true })),
-      volume: fc.array(volume, { minLength: K, maxLength: K }),
-      count: fc.integer({ min: 0, max: 500 }),
-    }),
-  }),
-);
+const specArb = specsOver(K);
 // a step: a batch of specs, or one object admission, or a leave
 const stepArb = fc.oneof(
   { weight: 3, arbitrary: fc.record({ op: fc.constant("batch" as const), specs: fc.array(specArb, { maxLength: 12 }) }) },

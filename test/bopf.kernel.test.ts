@@ -14,6 +14,7 @@ import { EngineAdmissionBatch } from "../src/bopf/batch-kernel.js";
 import { decideRound, DecisionWorkspace } from "../src/bopf/decision.js";
 import { Status } from "../src/kernels/status.js";
 import { backends } from "./helpers/engines.js";
+import { specArb as specsOver, type Spec } from "./helpers/bopf-specs.js";
 
 const wasm = loadEngineSync({ backend: "wasm" });
 const js = loadEngineSync({ backend: "js" });
@@ -142,20 +143,7 @@ function nextAfter(x: number, up: boolean): number {
 }
 
 const K = 2, CAP = [4, 3];
-type Spec = { kind: "TQ" } | { kind: "LQ"; bursts: PeriodicBursts };
-const specArb: fc.Arbitrary<Spec> = fc.oneof(
-  fc.constant({ kind: "TQ" as const }),
-  fc.record({
-    kind: fc.constant("LQ" as const),
-    bursts: fc.record({
-      start: fc.integer({ min: -50, max: 100 }),
-      period: fc.oneof(fc.integer({ min: 10, max: 400 }), fc.double({ min: 1, max: 1000, noNaN: true })),
-      window: fc.oneof(fc.integer({ min: 1, max: 60 }), fc.double({ min: 0.5, max: 100, noNaN: true })),
-      volume: fc.array(fc.oneof(fc.integer({ min: 0, max: 60 }), fc.double({ min: 0, max: 200, noNaN: true })), { minLength: K, maxLength: K }),
-      count: fc.integer({ min: 0, max: 500 }),
-    }),
-  }),
-);
+const specArb = specsOver(K);
 function batchOf(specs: Spec[], into?: AdmissionBatch): AdmissionBatch {
   const b = into ?? emptyAdmissionBatch(specs.length, K);
   specs.forEach((s, i) => {

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { InputError, loadEngineSync, type DrfInput, type Engine } from "../src/index.js";
 import { WasmArena } from "../src/engine/arena.js";
 import { backends } from "./helpers/engines.js";
+import { caught } from "./helpers/caught.js";
 import { instanceArb, type Instance } from "./helpers/drf-model.js";
 
 const good = { capacity: [9, 18], demands: [[9, 36], [27, 9]] };
@@ -31,14 +32,6 @@ function drfInto(n: number, k: number, fill = NaN) {
   return { fraction: new Float64Array(n).fill(fill), allocation: new Float64Array(n * k).fill(fill), dominantShare: new Float64Array(n).fill(fill) };
 }
 
-function caught(f: () => unknown): Error {
-  try {
-    f();
-  } catch (e) {
-    return e as Error;
-  }
-  throw new Error("expected a throw");
-}
 
 for (const [name, make] of backends) {
   describe(`results into caller arrays (${name})`, () => {

@@ -5,6 +5,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { InputError, type CrvReorderInput, type CrvReorderResult } from "../src/index.js";
 import { backends } from "./helpers/engines.js";
+import { caught } from "./helpers/caught.js";
 
 const roundArb = fc.record({
   lens: fc.array(fc.nat({ max: 30 }), { minLength: 1, maxLength: 10 }),
@@ -29,14 +30,6 @@ function same(a: CrvReorderResult, b: CrvReorderResult): void {
   expect(a.reordered).toBe(b.reordered);
 }
 
-function caught(f: () => unknown): Error {
-  try {
-    f();
-  } catch (e) {
-    return e as Error;
-  }
-  throw new Error("expected a throw");
-}
 
 for (const [name, make] of backends) {
   const engine = make();
