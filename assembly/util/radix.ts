@@ -120,18 +120,7 @@ export function sortIndicesByKey(n: i32, keys: usize, outIdx: usize, scratch: us
   // 8 per key, a full byte radix takes over (stable, and equal keys are in index order).
   let budget = <i64>n << 3;
   for (let j = 1; j < n; j++) {
-    const x = load<u64>(bits + (<usize>j << 3));
-    if (load<u64>(bits + (<usize>(j - 1) << 3)) <= x) continue;
-    const xi = ldu(outIdx, j);
-    let p = j - 1;
-    do {
-      store<u64>(bits + (<usize>(p + 1) << 3), load<u64>(bits + (<usize>p << 3)));
-      stu(outIdx, p + 1, ldu(outIdx, p));
-      p--;
-    } while (p >= 0 && load<u64>(bits + (<usize>p << 3)) > x);
-    store<u64>(bits + (<usize>(p + 1) << 3), x);
-    stu(outIdx, p + 1, xi);
-    budget -= j - 1 - p;
+    budget -= insertPair(bits, outIdx, j);
     if (budget < 0) {
       radixPairs(n, bits, outIdx, tk, ti, hist);
       return;
@@ -338,23 +327,30 @@ export function bucketRecordsByKey(n: i32, keys: usize, tags: usize, lo: u32, hi
  */
 export function sortPairsByKey(len: i32, kbits: usize, idx: usize, scratch: usize): void {
   if (len <= SMALL) {
-    for (let j = 1; j < len; j++) {
-      const x = load<u64>(kbits + (<usize>j << 3));
-      if (load<u64>(kbits + (<usize>(j - 1) << 3)) <= x) continue;
-      const xi = ldu(idx, j);
-      let p = j - 1;
-      do {
-        store<u64>(kbits + (<usize>(p + 1) << 3), load<u64>(kbits + (<usize>p << 3)));
-        stu(idx, p + 1, ldu(idx, p));
-        p--;
-      } while (p >= 0 && load<u64>(kbits + (<usize>p << 3)) > x);
-      store<u64>(kbits + (<usize>(p + 1) << 3), x);
-      stu(idx, p + 1, xi);
-    }
+    for (let j = 1; j < len; j++) insertPair(kbits, idx, j);
     return;
   }
   const tk = scratch;
   const ti = tk + (<usize>len << 3) * 2;
   const hist = ti + align8(<usize>len << 2) * 2;
   radixPairs(len, kbits, idx, tk, ti, hist);
+}
+
+/**
+ * One insertion-sort step over (key bits, index) pairs: pair j moves left past every pair with
+ * larger key bits (stable: equal keys keep their order). Returns how many pairs it passed.
+ */
+@inline function insertPair(bits: usize, idx: usize, j: i32): i32 {
+  const x = load<u64>(bits + (<usize>j << 3));
+  if (load<u64>(bits + (<usize>(j - 1) << 3)) <= x) return 0;
+  const xi = ldu(idx, j);
+  let p = j - 1;
+  do {
+    store<u64>(bits + (<usize>(p + 1) << 3), load<u64>(bits + (<usize>p << 3)));
+    stu(idx, p + 1, ldu(idx, p));
+    p--;
+  } while (p >= 0 && load<u64>(bits + (<usize>p << 3)) > x);
+  store<u64>(bits + (<usize>(p + 1) << 3), x);
+  stu(idx, p + 1, xi);
+  return j - 1 - p;
 }

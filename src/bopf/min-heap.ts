@@ -126,21 +126,12 @@ export class LazyMinHeap {
   }
 
   private pop(): void {
-    const keys = this.keys, ids = this.ids;
     const n = --this.size;
-    const lastK = keys[n], lastI = ids[n];
     if (n === 0) return;
-    let i = 0;
-    for (;;) {
-      const l = 2 * i + 1;
-      if (l >= n) break;
-      const r = l + 1;
-      const c = r < n && less(keys[r], ids[r], keys[l], ids[l]) ? r : l;
-      if (!less(keys[c], ids[c], lastK, lastI)) break;
-      keys[i] = keys[c]; ids[i] = ids[c];
-      i = c;
-    }
-    keys[i] = lastK; ids[i] = lastI;
+    // the last entry moves to the root and sinks (siftDown reads the size just decremented)
+    this.keys[0] = this.keys[n];
+    this.ids[0] = this.ids[n];
+    this.siftDown(0);
   }
 
   private growTo(cap: number): void {

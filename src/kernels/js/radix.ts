@@ -98,18 +98,7 @@ export function sortIndicesByKey(n: number, keys: Float64Array, outIdx: Uint32Ar
   // the insertion pass, with the same budget of 8 moves per key before the byte radix
   let budget = n * 8;
   for (let j = 1; j < n; j++) {
-    const x = ka[j];
-    if (ka[j - 1] <= x) continue;
-    const xi = outIdx[j];
-    let p = j - 1;
-    do {
-      ka[p + 1] = ka[p];
-      outIdx[p + 1] = outIdx[p];
-      p--;
-    } while (p >= 0 && ka[p] > x);
-    ka[p + 1] = x;
-    outIdx[p + 1] = xi;
-    budget -= j - 1 - p;
+    budget -= insertPair(ka, outIdx, 0, j);
     if (budget < 0) {
       radixPairs(n, ka, outIdx, kb, ia, hist);
       return;
@@ -273,19 +262,7 @@ export function bucketRecordsByKey(
 export function sortPairsByKey(kd: Float64Array, idx: Uint32Array, from: number, len: number, s: RadixScratch): void {
   if (len <= SMALL) {
     const end = from + len;
-    for (let j = from + 1; j < end; j++) {
-      const x = kd[j];
-      if (kd[j - 1] <= x) continue;
-      const xi = idx[j];
-      let p = j - 1;
-      do {
-        kd[p + 1] = kd[p];
-        idx[p + 1] = idx[p];
-        p--;
-      } while (p >= from && kd[p] > x);
-      kd[p + 1] = x;
-      idx[p + 1] = xi;
-    }
+    for (let j = from + 1; j < end; j++) insertPair(kd, idx, from, j);
     return;
   }
   s.ensure(len);
@@ -295,4 +272,23 @@ export function sortPairsByKey(kd: Float64Array, idx: Uint32Array, from: number,
   radixPairs(len, ka, ia, kb, ib, hist);
   kd.set(ka.subarray(0, len), from);
   idx.set(ia.subarray(0, len), from);
+}
+
+/**
+ * One insertion-sort step over the pairs (keys[j], idx[j]) from `from` on: pair j moves left past
+ * every pair with a larger key (stable). Returns how many pairs it passed.
+ */
+function insertPair(keys: Float64Array, idx: Uint32Array, from: number, j: number): number {
+  const x = keys[j];
+  if (keys[j - 1] <= x) return 0;
+  const xi = idx[j];
+  let p = j - 1;
+  do {
+    keys[p + 1] = keys[p];
+    idx[p + 1] = idx[p];
+    p--;
+  } while (p >= from && keys[p] > x);
+  keys[p + 1] = x;
+  idx[p + 1] = xi;
+  return j - 1 - p;
 }
