@@ -145,3 +145,35 @@ describe("DRF level path (no offsets) on extreme magnitudes", () => {
     assertAnswered(inst, false, 1500, 0.9, checkAll);
   });
 });
+
+describe("DRF near ties: answers are exact, or exact for an input a few ulps away (checkExact)", () => {
+  // Found by the extreme-magnitudes property: resources 0 and 2 saturate together (queues 0
+  // and 2 have equal weights and are alone on them) and which goes first is decided by a term
+  // 1.7e-139 of the slope (queue 2's share of resource 2). Exact: resource 2 first, queue 1
+  // (a share 1e-280 of it) freezes at 0.0203. f64 loses the term: resource 0 first, queue 1
+  // takes the leftover of resource 2 and reaches 1 — the exact answer when queue 0's weight is
+  // 4 ulps smaller. Ill-conditioned, answered backward-stably; a wrong answer still fails.
+  const x: X = {
+    n: 3, k: 3, capacity: [16.000362453368776, 0.001, 0.059965759898851216],
+    demands: [2e-323, 1e-283, 1.6603470770569085e+83, 0, 0.000001, 5.996575989885121e-282, 2.6316966477462557e+224, 1e-283, 1.6603470770569085e+83],
+    weights: [2468.9471175935673, 0.05, 2468.9471175935673], offsets: [0, 0, 0],
+  };
+  it("both paths answer the exact answer of a neighbouring input; other answers fail", () => {
+    const want = exactDrf(x.n, x.k, x.capacity, x.demands, x.weights, x.offsets).map(toNumber);
+    expect(want[1]).toBeCloseTo(0.0202515, 6);
+    for (const useOffsets of [false, true]) {
+      const o = both(x, useOffsets);
+      expect(o.lambda[1]).toBe(1);
+      checkExact(x, o);
+      o.lambda[1] = 0.5; // between the two neighbouring answers, but the answer of no input
+      expect(() => checkExact(x, o)).toThrow(/queue 1: lambda 0.5/);
+    }
+  });
+  it("a wrong answer on a well-conditioned instance fails", () => {
+    const y = flat([9, 18], [[9, 36], [27, 9]], [1, 1]);
+    const o = both(y, false);
+    checkExact(y, o);
+    o.lambda[0] += 1e-6;
+    expect(() => checkExact(y, o)).toThrow(/queue 0/);
+  });
+});
