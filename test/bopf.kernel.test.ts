@@ -237,6 +237,15 @@ describe.each(backends)("admitBatch and decideRound on the engine (%s)", (_name,
     ), { numRuns: 200 });
   });
 
+  it("decideRound: a want that is not N*K numbers is an InputError and admits nothing", () => {
+    const ok: Spec = { kind: "LQ", bursts: { start: 0, period: 150, window: 25, volume: [25, 25], count: 10 } };
+    const ac = new BopfAdmissionControl(CAP);
+    for (const want of [new Float64Array(3), [0, 0, 0, 0] as unknown as Float64Array]) {
+      expect(() => decideRound(engine, ac, batchOf([ok, { kind: "TQ" }]), want, new DecisionWorkspace())).toThrow(/^want: expected a Float64Array of N\*K = 4 numbers/);
+      expect(ac.admittedCount).toBe(0);
+    }
+  });
+
   it("bad rows: InputError naming column and index, nothing admitted; from the engine's own columns too", () => {
     const ok: Spec = { kind: "LQ", bursts: { start: 0, period: 150, window: 25, volume: [25, 25], count: 10 } };
     const spoils: Array<[(b: AdmissionBatch) => void, RegExp]> = [

@@ -13,10 +13,10 @@
 // LQ hard. Allocation: step 1 gives the LQ min(rate, want, left) = <0.5, 0.5>, left
 // <0.5, 0.5>; the TQ's <0.1, 0.1> clearly fits: it gets it whole; nobody has unmet demand:
 // [<0.1, 0.1>, <0.5, 0.5>], in the kernel. Add a second such LQ (soft: the hard rates
-// would exceed C) and the round needs SRPT: the general path. test/bopf.decision.test.ts
+// would exceed C) and the round needs SRPT: the general path. test/bopf.kernel.test.ts
 // compares every round with admitBatch + allocateInstantFlat bit for bit. Edge values:
-// N = 0 gives an empty allocation; a rejected queue gets nothing; a bad row throws the
-// InputError admitBatch names and admits nothing.
+// N = 0 gives an empty allocation; a rejected queue gets nothing; a bad row, or a `want`
+// that is not N*K numbers, throws an InputError and admits nothing.
 import type { Engine } from "../engine/engine.js";
 import { InputError } from "../engine/errors.js";
 import { Status } from "../kernels/status.js";
@@ -87,9 +87,10 @@ export function decideRound(
   engine: Engine, ac: BopfAdmissionControl, b: AdmissionBatch, want: Float64Array, dw: DecisionWorkspace, field = "batch",
 ): RoundDecision {
   const k = ac.capacity.length, n = b.n, nk = n * k;
+  // checked before admission: a misuse must not leave the batch admitted without its round
+  if (!(want instanceof Float64Array) || want.length < nk) throw new InputError("want", `expected a Float64Array of N*K = ${nk} numbers`);
   dw.ensure(n);
   ac.admitBatch(b, dw.out, field, engine);
-  if (!(want instanceof Float64Array) || want.length < nk) throw new InputError("want", `expected a Float64Array of N*K = ${nk} numbers`);
   // the block admitBatch ran on (a transient block is still the staged one: nothing was staged since)
   const block = blockFor(engine, b, k);
   const v = block.views();
