@@ -30,7 +30,7 @@ export class EngineAdmissionBatch implements AdmissionBatch {
   get window(): Float64Array { return this.v.window; }
   get count(): Float64Array { return this.v.count; }
   get volume(): Float64Array { return this.v.volume; }
-  /** The allocation round's demands (N*K), read by decideBatch. */
+  /** The allocation round's demands (N*K), read by decideRound. */
   get want(): Float64Array { return this.v.want; }
   /** Frees the block; the batch must not be used afterwards. */
   release(): void {
