@@ -4,6 +4,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { InputError, loadEngineSync, type CrvReorderInput } from "../src/index.js";
 import { backends } from "./helpers/engines.js";
+import { movedAhead } from "../src/phoenix/moved-ahead.js";
 
 const wasm = loadEngineSync({ backend: "wasm" });
 const js = loadEngineSync({ backend: "js" });
@@ -40,6 +41,20 @@ describe("CRV reorder kernel", () => {
       expect(Array.from(a.slack)).toEqual(Array.from(b.slack));
       expect(a.reordered).toBe(b.reordered);
     }), { numRuns: 800 });
+  });
+
+  it("per-queue moved-ahead counts (the simulator's CRV count) sum to the kernel's reordered count", () => {
+    fc.assert(fc.property(roundArb, (x) => {
+      const inp = toInput(x);
+      const r = wasm.crvReorder(inp);
+      const off = inp.queueOffsets as number[];
+      let sum = 0;
+      for (let j = 0; j < x.lens.length; j++) sum += movedAhead(r.order, off[j], off[j + 1]);
+      expect(sum).toBe(r.reordered);
+    }), { numRuns: 300 });
+    // old order a b c -> new order c a b: only c moved ahead of tasks that were ahead of it
+    expect(movedAhead([9, 3, 1, 2], 1, 4)).toBe(1);
+    expect(movedAhead([0], 0, 1)).toBe(0);
   });
 
   for (const [name, make] of backends) {

@@ -21,6 +21,7 @@ import { generateMachines } from "./machines.js";
 import { CrvTable, WorkerHistory } from "./monitor.js";
 import { tableIIThreshold } from "./crv-threshold.js";
 import { getNodePolicy, type NodePolicy } from "./policies.js";
+import { movedAhead } from "./moved-ahead.js";
 import type { PhoenixJob } from "./workload.js";
 
 export interface NodeSimOptions {
@@ -101,7 +102,7 @@ export interface NodeSimResult {
   jobs: JobOutcome[];
   /** Tasks moved ahead of a task that was ahead of them, over all reordering rounds. */
   reorderedTasks: number;
-  /** Of those, in rounds that used CRV mode on at least one queue. */
+  /** Of those, in queues reordered in CRV mode (the paper's Table III "Reordered tasks"). */
   crvReorderedTasks: number;
   reorderRounds: number;
   /** Worker-queue reorderings in CRV mode (queue x round). */
@@ -548,7 +549,11 @@ export function simulateNodes(jobsIn: readonly PhoenixJob[], opts: NodeSimOption
     });
     stats.reorderRounds++;
     stats.reorderedTasks += r.reordered;
-    if (anyCrv) stats.crvReorderedTasks += r.reordered;
+    if (anyCrv) {
+      sel.forEach((_, qi) => {
+        if (mode[qi] === 2) stats.crvReorderedTasks += movedAhead(r.order, offsets[qi], offsets[qi + 1]);
+      });
+    }
   };
 
   const heartbeat = (): void => {
