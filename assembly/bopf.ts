@@ -74,9 +74,12 @@ const W_MAX: f64 = 8.424983333484575e+270; // 2^900
 const MAXF: f64 = 1.7976931348623157e308;
 const TWO_M48: f64 = 3.552713678800501e-15; // 2^-48
 
-/** Scratch: error index (8 bytes), live flags (N bytes, rounded to 8), 5 x K f64 (need, left, thr, sum3, sum4). */
+/**
+ * Scratch: error index (8 bytes), live flags (N bytes, rounded to 8), 7 x K f64 (need,
+ * then bopfAdmit's sums, left, thr, sum3, sum4, rate row; bopfAllocate's left, thr, sum3, sum4).
+ */
 export function bopfScratchBytes(n: i32, k: i32): f64 {
-  return 8 + <f64>align8(<usize>n) + 40 * <f64>k;
+  return 8 + <f64>align8(<usize>n) + 56 * <f64>k;
 }
 
 /**
@@ -206,58 +209,99 @@ function badRow(i: i32, k: i32, kind: usize, start: usize, period: usize, window
  * Admission of rows 0..n-1 (header). state (f64): in [0] M, [1] smallest guaranteed
  * tolerance (+Infinity: none), [2] variant (0 BoPF, 1 N-BoPF), [3] id0; out [0] M,
  * [1] the smallest guaranteed tolerance, [4] rows admitted, [5] guaranteed rows (gkey,
- * gid), [6] the id of the new smallest tolerance or -1. `hard` (K) is updated in place
- * only on OK. Returns OK or a status with the index in the first i32 of scratch. Two
- * resources per f64x2 lane pair (an odd K's last one alone): the validation, the rates
- * volume / window, the tolerance's first divisions and the resource condition; each lane
- * does the scalar operation, so the twin's scalar loops give the same bits.
+ * gid), [6] the id of the new smallest tolerance or -1, [7] (flag bit 1) the round's
+ * status: OK or BOPF_GENERAL. `hard` (K) is updated in place only on OK. Returns OK or a
+ * status with the index in the first i32 of scratch. Two resources per f64x2 lane pair
+ * (an odd K's last one alone): the validation, the rates volume / window, the
+ * tolerance's first divisions and the resource condition; each lane does the scalar
+ * operation, so the twin's scalar loops give the same bits.
+ *
+ * Flags: bit 0 "no summary rows": rate, tol and bind by admission row are not written
+ * (the admission object derives them from the kept specs when read, by the same
+ * divisions), the rate row lives in scratch; bit 1 "and the round right after admission"
+ * (decideRound): each row's allocation is computed as soon as its class is known, in the
+ * same pass (fusedRow: bopfAllocate's operations with flag bit 1, in the same order, the
+ * rate straight from the row just computed), the end checks as bopfAllocate's; state[7]
+ * says whether it stands (OK) or the general path must run (a live soft LQ, a binding
+ * round, a bad `want` cell or an infinite rate, which the general path names). Worked
+ * example: the header's, with want <1, 1> per row and C = <10, 10>: TQ elastic gets <1, 1>
+ * (step 3), LQ-0 hard gets min(rate 1, want 1, left 10) = <1, 1> (step 1), LQ-1 is a live
+ * soft LQ: state[7] = GENERAL. Edge values: rows rejected get <0, ..>; N = 0 gives OK.
  */
 export function bopfAdmit(
-  n: i32, k: i32, cap: usize, bound: usize, hard: usize, state: usize,
-  kind: usize, start: usize, period: usize, window: usize, count: usize, volume: usize,
-  cls: usize, reason: usize, id: usize, rate: usize, tol: usize, bind: usize, clsById: usize, kindById: usize, gkey: usize, gid: usize, scratch: usize,
+  n: i32, k: i32, flags: i32, cap: usize, bound: usize, hard: usize, state: usize,
+  kind: usize, start: usize, period: usize, window: usize, count: usize, volume: usize, want: usize,
+  cls: usize, reason: usize, id: usize, rate: usize, tol: usize, bind: usize, clsById: usize, kindById: usize, gkey: usize, gid: usize,
+  alloc: usize, scratch: usize,
 ): i32 {
   store<i32>(scratch, -1);
+  const rowBytes = <usize>k << 3;
   const need = scratch + 8 + align8(<usize>n);
   // the running hard sums live in scratch until the call succeeds (K f64 after need)
-  const sums = need + (<usize>k << 3);
-  for (let r = 0; r < k; r++) stf(sums, r, ldf(hard, r));
+  const sums = need + rowBytes;
+  // the round's accumulators (as bopfAllocate's) and the rate row when none is written
+  const left = sums + rowBytes, thr = left + rowBytes, sum3 = thr + rowBytes, sum4 = sum3 + rowBytes, rbuf = sum4 + rowBytes;
+  const rows = (flags & 1) == 0;
+  const round = (flags & 2) != 0;
+  for (let r = 0; r < k; r++) {
+    stf(sums, r, ldf(hard, r));
+    const c = ldf(cap, r);
+    stf(left, r, c);
+    stf(thr, r, c * EXHAUSTED);
+    stf(sum3, r, 0);
+    stf(sum4, r, 0);
+  }
   let m: f64 = ldf(state, 0);
   let minTol = ldf(state, 1);
   const nbopf = ldf(state, 2) != 0;
   const id0 = <i32>ldf(state, 3);
   const kp = k & ~1;
-  const rowBytes = <usize>k << 3;
-  const zero = f64x2.splat(0), maxv = f64x2.splat(MAXF);
+  const zero = f64x2.splat(0), maxv = f64x2.splat(MAXF), ones = i64x2.splat(-1);
   let j = 0; // admission row of the next admitted queue
   let g = 0, minId = -1; // guaranteed queues admitted; the id of the new smallest tolerance
+  let okAcc = ones; // the round's cells (want, the guarantees' rates) all fine
+  let anyG = false, general = false;
   for (let i = 0; i < n; i++) {
     const kd = ldb(kind, i);
-    const row = rate + <usize>j * rowBytes;
+    const row = rows ? rate + <usize>j * rowBytes : rbuf;
     let t: f64 = Infinity;
     let b = -1;
     const isLQ = kd == 1;
+    let pos = false; // some volume > 0: a guarantee with something left (the round's "live")
+    let rateOk = true;
+    const vol = volume + <usize>i * rowBytes;
     if (isLQ) {
       const st = ldf(start, i), pe = ldf(period, i), w = ldf(window, i), c = ldf(count, i);
-      const vol = volume + <usize>i * rowBytes;
-      let okv = f64x2.splat(0); // lanes that fail
+      let okv = zero; // lanes that fail
+      let pv = zero;
       for (let r = 0; r < kp; r += 2) {
         const v = v128.load(vol + (<usize>r << 3));
         okv = v128.or(okv, v128.not(v128.and(f64x2.ge(v, zero), f64x2.le(v, maxv))));
+        pv = v128.or(pv, f64x2.gt(v, zero));
       }
+      pos = v128.any_true(pv);
       let ok = isFiniteF64(st) && pe > 0 && isFiniteF64(pe) && w > 0 && isFiniteF64(w) && c >= 0 && Math.floor(c) == c && isFiniteF64(c) && !v128.any_true(okv);
       if (kp < k) {
         const v = ldf(vol, kp);
         if (!(v >= 0 && isFiniteF64(v))) ok = false;
+        if (v > 0) pos = true;
       }
       if (!ok) return badRow(i, k, kind, start, period, window, count, volume, scratch);
       if (c > 0) {
         const wv = f64x2.splat(w);
+        let big = zero;
         for (let r = 0; r < kp; r += 2) {
           const o = <usize>r << 3;
-          v128.store(row + o, f64x2.div(v128.load(vol + o), wv));
+          const x = f64x2.div(v128.load(vol + o), wv);
+          v128.store(row + o, x);
+          big = v128.or(big, f64x2.gt(x, maxv));
         }
-        if (kp < k) stf(row, kp, ldf(vol, kp) / w);
+        rateOk = !v128.any_true(big);
+        if (kp < k) {
+          const x = ldf(vol, kp) / w;
+          stf(row, kp, x);
+          if (x > MAXF) rateOk = false;
+        }
         t = tolerance(k, kp, cap, vol, pe);
         b = lastBind;
       } else {
@@ -265,65 +309,122 @@ export function bopfAdmit(
         if (kp < k) stf(row, kp, 0);
       }
     } else if (kd == 0) {
-      for (let r = 0; r < kp; r += 2) v128.store(row + (<usize>r << 3), zero);
-      if (kp < k) stf(row, kp, 0);
+      // a TQ's rate row: zeros (read only as a written summary row: never by the round)
+      if (rows) {
+        for (let r = 0; r < kp; r += 2) v128.store(row + (<usize>r << 3), zero);
+        if (kp < k) stf(row, kp, 0);
+      }
     } else {
       return badRow(i, k, kind, start, period, window, count, volume, scratch);
     }
     // (1) safety
     const m1 = m + 1;
+    let c: u8 = REJECTED;
     if (minTol < m1) {
       stb(cls, i, REJECTED);
       stb(reason, i, R_SAFETY);
       store<i32>(id + (<usize>i << 2), -1);
-      continue;
-    }
-    let c: u8 = ELASTIC, why: u8 = R_ALL_HELD;
-    if (isLQ) {
-      if (!(t >= m1)) {
-        why = R_FAIRNESS; // (2)
-      } else {
-        // (3) hard[r] + rate[r] <= bound[r] for every r: the new hard sums, kept only if so
-        let over = zero;
-        for (let r = 0; r < kp; r += 2) {
-          const o = <usize>r << 3;
-          const x = f64x2.add(v128.load(sums + o), v128.load(row + o));
-          v128.store(need + o, x);
-          over = v128.or(over, f64x2.gt(x, v128.load(bound + o)));
-        }
-        let fits = !v128.any_true(over);
-        if (kp < k) {
-          const x = ldf(sums, kp) + ldf(row, kp);
-          stf(need, kp, x);
-          if (x > ldf(bound, kp)) fits = false;
-        }
-        if (fits) {
-          c = HARD;
-          for (let r = 0; r < k; r++) stf(sums, r, ldf(need, r));
+    } else {
+      c = ELASTIC;
+      let why: u8 = R_ALL_HELD;
+      if (isLQ) {
+        if (!(t >= m1)) {
+          why = R_FAIRNESS; // (2)
         } else {
-          c = nbopf ? ELASTIC : SOFT;
-          why = R_RESOURCE;
+          // (3) hard[r] + rate[r] <= bound[r] for every r: the new hard sums, kept only if so
+          let over = zero;
+          for (let r = 0; r < kp; r += 2) {
+            const o = <usize>r << 3;
+            const x = f64x2.add(v128.load(sums + o), v128.load(row + o));
+            v128.store(need + o, x);
+            over = v128.or(over, f64x2.gt(x, v128.load(bound + o)));
+          }
+          let fits = !v128.any_true(over);
+          if (kp < k) {
+            const x = ldf(sums, kp) + ldf(row, kp);
+            stf(need, kp, x);
+            if (x > ldf(bound, kp)) fits = false;
+          }
+          if (fits) {
+            c = HARD;
+            // copied as they were stored (lane pairs): the next row's pair loads forward from these stores
+            for (let r = 0; r < kp; r += 2) v128.store(sums + (<usize>r << 3), v128.load(need + (<usize>r << 3)));
+            if (kp < k) stf(sums, kp, ldf(need, kp));
+          } else {
+            c = nbopf ? ELASTIC : SOFT;
+            why = R_RESOURCE;
+          }
         }
       }
+      stb(cls, i, c);
+      stb(reason, i, why);
+      store<i32>(id + (<usize>i << 2), id0 + j);
+      if (rows) {
+        stf(tol, j, t);
+        store<i32>(bind + (<usize>j << 2), b);
+      }
+      stb(clsById, j, c);
+      stb(kindById, j, isLQ ? 1 : 2);
+      if (c <= SOFT) {
+        stf(gkey, g, t);
+        store<i32>(gid + (<usize>g << 2), id0 + j);
+        g++;
+        if (t < minTol) {
+          minTol = t;
+          minId = id0 + j;
+        }
+      }
+      m += 1;
+      j++;
     }
-    stb(cls, i, c);
-    stb(reason, i, why);
-    store<i32>(id + (<usize>i << 2), id0 + j);
-    stf(tol, j, t);
-    store<i32>(bind + (<usize>j << 2), b);
-    stb(clsById, j, c);
-    stb(kindById, j, isLQ ? 1 : 2);
-    if (c <= SOFT) {
-      stf(gkey, g, t);
-      store<i32>(gid + (<usize>g << 2), id0 + j);
-      g++;
-      if (t < minTol) {
-        minTol = t;
-        minId = id0 + j;
+    if (round) {
+      // bopfAllocate's row with flag bit 1: a guarantee when admitted hard or soft as an LQ,
+      // its rate the row just computed, its remaining volume its burst volume
+      const hasG = c <= SOFT && isLQ;
+      if (hasG && !rateOk) okAcc = zero;
+      const live = hasG && pos;
+      if (live) {
+        anyG = true;
+        if (c == SOFT) general = true; // SRPT (step 2): the general path
+      }
+      const hardLive = live && c == HARD;
+      const eM = c != REJECTED && !live ? ones : zero; // step 3's rows
+      const nM = c != REJECTED ? ones : zero; // step 4's rows
+      const wantRow = want + <usize>i * rowBytes, allocRow = alloc + <usize>i * rowBytes;
+      for (let r = 0; r < kp; r += 2) {
+        const o = <usize>r << 3;
+        const w = v128.load(wantRow + o), th = v128.load(thr + o);
+        okAcc = v128.and(okAcc, v128.and(f64x2.ge(w, zero), f64x2.le(w, maxv)));
+        let a = zero;
+        if (hardLive) {
+          const l = v128.load(left + o);
+          a = f64x2.min(f64x2.min(v128.load(row + o), w), l);
+          v128.store(left + o, f64x2.sub(l, a));
+        }
+        const e = v128.and(w, v128.and(eM, f64x2.gt(w, th)));
+        v128.store(sum3 + o, f64x2.add(v128.load(sum3 + o), e));
+        const u = f64x2.sub(f64x2.sub(w, a), e);
+        const sp = v128.and(u, v128.and(nM, f64x2.gt(u, th)));
+        v128.store(sum4 + o, f64x2.add(v128.load(sum4 + o), sp));
+        v128.store(allocRow + o, f64x2.add(f64x2.add(a, e), sp));
+      }
+      if (kp < k) {
+        const w = ldf(wantRow, kp), th = ldf(thr, kp);
+        if (!(w >= 0 && w <= MAXF)) okAcc = zero;
+        let a: f64 = 0;
+        if (hardLive) {
+          const l = ldf(left, kp);
+          a = min(min(ldf(row, kp), w), l);
+          stf(left, kp, l - a);
+        }
+        const e: f64 = c != REJECTED && !live && w > th ? w : 0;
+        stf(sum3, kp, ldf(sum3, kp) + e);
+        const u = w - a - e;
+        const sp: f64 = c != REJECTED && u > th ? u : 0;
+        stf(sum4, kp, ldf(sum4, kp) + sp);
+        stf(allocRow, kp, a + e + sp);
       }
     }
-    m += 1;
-    j++;
   }
   for (let r = 0; r < k; r++) stf(hard, r, ldf(sums, r));
   stf(state, 0, m);
@@ -331,6 +432,22 @@ export function bopfAdmit(
   stf(state, 4, <f64>j);
   stf(state, 5, <f64>g);
   stf(state, 6, <f64>minId);
+  if (round) stf(state, 7, <f64>roundStatus(n, k, general || !i64x2.all_true(okAcc), anyG, cap, left, sum3, sum4));
+  return OK;
+}
+
+/**
+ * bopfAllocate's end checks (OK or BOPF_GENERAL): a round that needs the general path
+ * (`general`), else step 3's demands must clearly fit what step 1 left and, with a live
+ * guarantee, step 4's in what step 3 leaves (leftBound). `left` is overwritten.
+ */
+function roundStatus(n: i32, k: i32, general: bool, anyG: bool, cap: usize, left: usize, sum3: usize, sum4: usize): i32 {
+  if (general || !clearlyFits(sum3, left, cap, k, n)) return BOPF_GENERAL;
+  if (anyG) {
+    const mm = <f64>(n + 16) * TWO_M48;
+    for (let r = 0; r < k; r++) stf(left, r, ldf(left, r) * (1 - mm) - ldf(sum3, r) * (1 + mm));
+    if (!clearlyFits(sum4, left, cap, k, n)) return BOPF_GENERAL;
+  }
   return OK;
 }
 

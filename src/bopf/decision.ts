@@ -2,10 +2,11 @@
 // experiment, §5.2.4): admitBatch of N queues, then one allocation round in which every
 // guaranteed LQ (hard or soft) is inside its first burst — its rate is its admitted max
 // rate, its remaining volume the whole burst volume — and every queue wants `want`.
-// Both halves run on the engine's BoPF kernel (assembly/bopf.ts) over ONE staged block:
-// the admission's classes, ids and rates stay in the engine's memory and the allocation
-// pass reads them there (flag "after admission"); the round goes to the general path of
-// allocate.ts (SRPT, DRF) only when it is contended, with the same numbers as
+// Both halves run in ONE pass of the engine's BoPF kernel (assembly/bopf.ts, bopfAdmit
+// with flag bit 1) over one staged block: each row's allocation is computed as soon as its
+// class is known, its rate straight from the division that admitted it, so nothing by row
+// is written for the round to read back; the round goes to the general path of allocate.ts
+// (SRPT, DRF) only when it is contended, with the same numbers as
 // allocateInstantFlat(.., { steps: false }) over the equivalent InstantBatch.
 //
 // Worked example (K = 2, C = <1, 1>): a TQ wanting <0.1, 0.1>, then an LQ bursting
@@ -23,7 +24,7 @@ import { Status } from "../kernels/status.js";
 import type { BopfAdmissionControl } from "./admission.js";
 import { KIND_LQ, emptyBatchOutcome, type AdmissionBatch, type BatchOutcome } from "./admission-batch.js";
 import { allocationOnlyGeneral, InstantWorkspace, type InstantBatch } from "./allocate.js";
-import { blockFor, copyIn } from "./batch-kernel.js";
+import { blockFor } from "./batch-kernel.js";
 
 /** What decideRound reuses across calls (grows as needed). */
 export class DecisionWorkspace {
@@ -90,13 +91,9 @@ export function decideRound(
   // checked before admission: a misuse must not leave the batch admitted without its round
   if (!(want instanceof Float64Array) || want.length < nk) throw new InputError("want", `expected a Float64Array of N*K = ${nk} numbers`);
   dw.ensure(n);
-  ac.admitBatch(b, dw.out, field, engine);
-  // the block admitBatch ran on (a transient block is still the staged one: nothing was staged since)
-  const block = blockFor(engine, b, k);
-  const v = block.views();
-  copyIn(v.want, want, nk);
-  const code = block.run(1, 2);
-  if (code === Status.OK) return { out: dw.out, allocation: v.allocation.subarray(0, nk) };
+  const code = ac.admitRows(b, dw.out, field, engine, want);
+  // the block admission ran on (a transient block is still the staged one: nothing was staged since)
+  if (code === Status.OK) return { out: dw.out, allocation: blockFor(engine, b, k).views().allocation.subarray(0, nk) };
   // contended, or a bad cell (the general path names it): the same round over an InstantBatch
   const inst = dw.instantBatch(ac, b, want, k);
   return { out: dw.out, allocation: allocationOnlyGeneral(engine, ac.capacity, inst, dw.ws).allocation };
