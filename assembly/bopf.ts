@@ -57,22 +57,12 @@
 // allocation about 0.35 ms — each several times a read of its inputs, because every row
 // writes its outputs (rates, tolerances, ids, classes; the allocation) as well.
 import { ldf, stf, ldb, stb, align8, isFiniteF64 } from "./util/mem";
+import { OK, E_WEIGHT, E_DEMAND, E_RATE, E_VOLUME, E_BOPF_CLASS, BOPF_GENERAL } from "./util/status";
 import {
-  OK, E_WEIGHT, E_DEMAND, E_RATE, E_VOLUME,
-  E_BOPF_KIND, E_BOPF_START, E_BOPF_PERIOD, E_BOPF_WINDOW, E_BOPF_COUNT, E_BOPF_VOLUME, E_BOPF_CLASS, BOPF_GENERAL,
-} from "./util/status";
-
-const HARD: u8 = 0, SOFT: u8 = 1, ELASTIC: u8 = 2, REJECTED: u8 = 3;
-const R_SAFETY: u8 = 0, R_FAIRNESS: u8 = 1, R_RESOURCE: u8 = 2, R_ALL_HELD: u8 = 3;
-const TWO50: f64 = 1125899906842624; // 2^50
-const TWO40: f64 = 1099511627776; // 2^40
-const TWO_M30: f64 = 9.313225746154785e-10; // 2^-30
-// drf-over.ts: a remainder below C * EXHAUSTED is float residue; the fast path's weights
-const EXHAUSTED: f64 = 1e-12;
-const W_MIN: f64 = 1.1870372719225597e-271; // 2^-900
-const W_MAX: f64 = 8.424983333484575e+270; // 2^900
-const MAXF: f64 = 1.7976931348623157e308;
-const TWO_M48: f64 = 3.552713678800501e-15; // 2^-48
+  HARD, SOFT, ELASTIC, REJECTED, R_SAFETY, R_FAIRNESS, R_RESOURCE, R_ALL_HELD, TWO40, TWO_M30, EXHAUSTED, W_MIN, W_MAX, MAXF, TWO_M48,
+  laneCount, toleranceByLane, setBind, bindOf, badRow, roundStatus, clearlyFits,
+} from "./bopf/common";
+import { admitFast } from "./bopf/fast";
 
 /**
  * Scratch: error index (8 bytes), live flags (N bytes, rounded to 8), 7 x K f64 (need,
@@ -80,61 +70,6 @@ const TWO_M48: f64 = 3.552713678800501e-15; // 2^-48
  */
 export function bopfScratchBytes(n: i32, k: i32): f64 {
   return 8 + <f64>align8(<usize>n) + 56 * <f64>k;
-}
-
-/**
- * The largest m >= 0 with d <= fair / m (bursts.ts toleratedCount, the same divisions):
- * +Infinity for d = 0; m as computed when it is 2^50 or more.
- */
-function toleratedCount(d: f64, fair: f64): f64 {
-  if (!(d > 0)) return Infinity;
-  let m = Math.floor(fair / d);
-  if (!(m < TWO50)) return m;
-  while (m >= 1 && !(d <= fair / m)) m -= 1;
-  while (d <= fair / (m + 1)) m += 1;
-  return m;
-}
-
-/**
- * Whether toleratedCount's fix-ups cannot move m = floor(q), q = fl(fair / d) (its first
- * division): q < 2^40, q not an integer and at least (m + 1) 2^-30 below m + 1. Why: q is
- * within ulp(q) / 2 of rho = fair / d, and q - m, a positive multiple of ulp(q), is at
- * least ulp(q), so rho > m and fl(fair / m) >= d (no decrement); rho <= q + (m + 1) 2^-52,
- * so fair / (m + 1) < d (1 - 2^-31) and its rounding stays below d (no increment). Then
- * toleratedCount(d, fair) = m with one division instead of three. Example: d = 3000,
- * fair = 15000 * 1.3: q = 6.5, m = 6, 7 - 6.5 >= 7 * 2^-30: 6. Edge values: q integral
- * (d divides fair: the fix-ups decide), q within 2^-30 (m + 1) below an integer, q >= 2^40,
- * NaN or infinite: not fast, the full count runs.
- */
-@inline function fastCount(q: f64, m: f64): bool {
-  return q < TWO40 && q > m && (m + 1) - q >= (m + 1) * TWO_M30;
-}
-
-/** The tolerance lanes (d = v, fair = f, first division q): toleratedCount, the fast way when fastCount holds. */
-@inline function laneCount(v: f64, f: f64, q: f64): f64 {
-  const m = Math.floor(q);
-  return fastCount(q, m) ? m : toleratedCount(v, f);
-}
-
-// the binding resource of the last tolerance() call
-let lastBind: i32 = -1;
-
-/**
- * tolerance() lane by lane (used when some resource's count is not fast): each lane's
- * exact count, the running minimum in resource order.
- */
-function toleranceByLane(k: i32, kp: i32, cap: usize, vol: usize, period: f64): f64 {
-  let tol: f64 = Infinity;
-  let bind = -1;
-  for (let r = 0; r < k; r++) {
-    const v = ldf(vol, r);
-    if (!(v > 0)) continue;
-    const f = ldf(cap, r) * period;
-    const m = laneCount(v, f, f / v);
-    if (m < tol) { tol = m; bind = r; }
-  }
-  lastBind = bind;
-  return tol;
 }
 
 /**
@@ -182,27 +117,8 @@ function toleranceByLane(k: i32, kp: i32, cap: usize, vol: usize, period: f64): 
       if (m < tol) { tol = m; bind = kp; }
     }
   }
-  lastBind = bind;
+  setBind(bind);
   return tol;
-}
-
-/** Row i's first bad cell (kind, start, period, window, count, volume) as a status; index in the error slot. */
-function badRow(i: i32, k: i32, kind: usize, start: usize, period: usize, window: usize, count: usize, volume: usize, scratch: usize): i32 {
-  store<i32>(scratch, i);
-  if (ldb(kind, i) != 1) return E_BOPF_KIND;
-  const s = ldf(start, i), p = ldf(period, i), w = ldf(window, i), c = ldf(count, i);
-  if (!isFiniteF64(s)) return E_BOPF_START;
-  if (!(p > 0 && isFiniteF64(p))) return E_BOPF_PERIOD;
-  if (!(w > 0 && isFiniteF64(w))) return E_BOPF_WINDOW;
-  if (!(c >= 0 && Math.floor(c) == c && isFiniteF64(c))) return E_BOPF_COUNT;
-  for (let r = 0; r < k; r++) {
-    const v = ldf(volume, i * k + r);
-    if (!(v >= 0 && isFiniteF64(v))) {
-      store<i32>(scratch, i * k + r);
-      return E_BOPF_VOLUME;
-    }
-  }
-  return OK; // not reached: the caller found a bad cell
 }
 
 /**
@@ -235,6 +151,10 @@ export function bopfAdmit(
   alloc: usize, scratch: usize,
 ): i32 {
   store<i32>(scratch, -1);
+  const round = (flags & 2) != 0;
+  if ((flags & 1) != 0 && k >= 1 && k <= 8) {
+    return admitFast(n, k, round, cap, bound, hard, state, kind, start, period, window, count, volume, want, cls, reason, id, clsById, kindById, gkey, gid, alloc, scratch);
+  }
   const rowBytes = <usize>k << 3;
   const need = scratch + 8 + align8(<usize>n);
   // the running hard sums live in scratch until the call succeeds (K f64 after need)
@@ -242,7 +162,6 @@ export function bopfAdmit(
   // the round's accumulators (as bopfAllocate's) and the rate row when none is written
   const left = sums + rowBytes, thr = left + rowBytes, sum3 = thr + rowBytes, sum4 = sum3 + rowBytes, rbuf = sum4 + rowBytes;
   const rows = (flags & 1) == 0;
-  const round = (flags & 2) != 0;
   for (let r = 0; r < k; r++) {
     stf(sums, r, ldf(hard, r));
     const c = ldf(cap, r);
@@ -303,7 +222,7 @@ export function bopfAdmit(
           if (x > MAXF) rateOk = false;
         }
         t = tolerance(k, kp, cap, vol, pe);
-        b = lastBind;
+        b = bindOf();
       } else {
         for (let r = 0; r < kp; r += 2) v128.store(row + (<usize>r << 3), zero);
         if (kp < k) stf(row, kp, 0);
@@ -434,31 +353,6 @@ export function bopfAdmit(
   stf(state, 6, <f64>minId);
   if (round) stf(state, 7, <f64>roundStatus(n, k, general || !i64x2.all_true(okAcc), anyG, cap, left, sum3, sum4));
   return OK;
-}
-
-/**
- * bopfAllocate's end checks (OK or BOPF_GENERAL): a round that needs the general path
- * (`general`), else step 3's demands must clearly fit what step 1 left and, with a live
- * guarantee, step 4's in what step 3 leaves (leftBound). `left` is overwritten.
- */
-function roundStatus(n: i32, k: i32, general: bool, anyG: bool, cap: usize, left: usize, sum3: usize, sum4: usize): i32 {
-  if (general || !clearlyFits(sum3, left, cap, k, n)) return BOPF_GENERAL;
-  if (anyG) {
-    const mm = <f64>(n + 16) * TWO_M48;
-    for (let r = 0; r < k; r++) stf(left, r, ldf(left, r) * (1 - mm) - ldf(sum3, r) * (1 + mm));
-    if (!clearlyFits(sum4, left, cap, k, n)) return BOPF_GENERAL;
-  }
-  return OK;
-}
-
-/** clearlyFits (drf-over.ts): every resource live and sum * (1 + (N + 16) 2^-48) < avail. */
-@inline function clearlyFits(sum: usize, avail: usize, cap: usize, k: i32, n: i32): bool {
-  const margin = 1 + <f64>(n + 16) * TWO_M48;
-  for (let r = 0; r < k; r++) {
-    const a = ldf(avail, r);
-    if (!(a > ldf(cap, r) * EXHAUSTED) || !(ldf(sum, r) * margin < a)) return false;
-  }
-  return true;
 }
 
 /** Row i's first bad cell in validateRow's order (class, want, weight, rate/remaining); index in the error slot, or OK. */

@@ -79,6 +79,60 @@ describe("BoPF kernel: WASM = JS twin, bit for bit", () => {
     ), { numRuns: 400 });
   });
 
+  it("admission without summary rows and with the fused round (flags 1, 3; K = 1..10: the K-specialised rows and the generic loop)", () => {
+    // mostly small wants, so that many rounds clearly fit (the fused round's OK path)
+    const wantCell = fc.oneof({ weight: 300, arbitrary: fc.oneof(fc.double({ min: 0, max: 0.2, noNaN: true }), fc.constant(0), fc.constant(-0), fc.constant(1e-13), fc.double({ min: 0, max: 50, noNaN: true })) },
+      { weight: 1, arbitrary: fc.constantFrom(NaN, -1, Infinity) });
+    fc.assert(fc.property(
+      fc.integer({ min: 1, max: 10 }).chain((k) => fc.tuple(
+        fc.array(fc.tuple(rowArb(k), fc.array(wantCell, { minLength: k, maxLength: k })), { maxLength: 25 }),
+        fc.array(fc.oneof(fc.integer({ min: 1, max: 10 }), fc.double({ min: 0.01, max: 100, noNaN: true })), { minLength: k, maxLength: k }),
+        fc.array(fc.double({ min: 0, max: 5, noNaN: true }), { minLength: k, maxLength: k }),
+      )),
+      fc.integer({ min: 0, max: 30 }), fc.oneof(fc.constant(Infinity), fc.integer({ min: 0, max: 40 })), fc.constantFrom(0, 1),
+      ([rows, cap, hard], m, minTol, variant) => {
+        const state = [m, minTol, variant, 7, 0, 0, 0, 0];
+        const k = cap.length, n = rows.length;
+        const run = (engine: Engine, flags: number) => {
+          const block = engine.kernels.stage("bopf", n, k);
+          const v = block.views();
+          v.capacity.set(cap);
+          v.bound.set(cap.map((c) => c * (1 + 1e-9)));
+          v.hard.set(hard);
+          v.state.set(state);
+          rows.forEach(([r, w], i) => {
+            v.kind[i] = r.kind; v.start[i] = r.start; v.period[i] = r.period; v.window[i] = r.window; v.count[i] = r.count;
+            v.volume.set(r.volume, i * k);
+            v.want.set(w, i * k);
+          });
+          const code = block.run(0, flags);
+          const ok = code === Status.OK;
+          const j = ok ? v.state[4] : 0, g = ok ? v.state[5] : 0;
+          const roundOk = ok && (flags & 2) !== 0 && v.state[7] === Status.OK;
+          return {
+            code, index: block.errorIndex(), state: bits(v.state.subarray(0, (flags & 2) !== 0 ? 8 : 7)), hard: bits(v.hard),
+            cls: bits(v.cls.subarray(0, ok ? n : 0)), reason: bits(v.reason.subarray(0, ok ? n : 0)), id: bits(v.id.subarray(0, ok ? n : 0)),
+            clsById: bits(v.clsById.subarray(0, j)), kindById: bits(v.kindById.subarray(0, j)),
+            gkey: bits(v.gkey.subarray(0, g)), gid: bits(v.gid.subarray(0, g)),
+            roundOk, alloc: roundOk ? bits(v.allocation.subarray(0, n * k)) : "",
+          };
+        };
+        for (const flags of [1, 3]) expect(run(wasm, flags)).toEqual(run(js, flags));
+        // the fused round is the admission followed by the allocation pass after it (flag bit 1)
+        for (const engine of [wasm, js]) {
+          const fused = run(engine, 3);
+          const block = engine.kernels.stage("bopf", n, k);
+          const seq = run(engine, 0);
+          const code = seq.code === Status.OK ? block.run(1, 2) : seq.code;
+          expect({ ...fused, state: fused.state.split(",").slice(0, 7).join(","), roundOk: false, alloc: "" }).toEqual(seq);
+          if (seq.code !== Status.OK) continue;
+          expect(fused.roundOk).toBe(code === Status.OK);
+          if (code === Status.OK) expect(fused.alloc).toBe(bits(block.views().allocation.subarray(0, n * k)));
+        }
+      },
+    ), { numRuns: 500 });
+  });
+
   it("allocation: statuses and allocations on random rounds (weights, guarantees, after-admission mode)", () => {
     const cell = fc.oneof(fc.double({ min: 0, max: 50, noNaN: true }), fc.constant(0), fc.constant(-0), fc.integer({ min: 0, max: 50 }),
       fc.constantFrom(NaN, -1, 1e-13));
