@@ -26,7 +26,7 @@ import { ldf, stf, ldb, stb, isFiniteF64 } from "../util/mem";
 import { OK } from "../util/status";
 import {
   HARD, SOFT, ELASTIC, REJECTED, R_SAFETY, R_FAIRNESS, R_RESOURCE, R_ALL_HELD, TWO40, TWO_M30, EXHAUSTED, MAXF,
-  toleranceByLane, bindOf, badRow, roundStatus,
+  toleranceByLane, badRow, roundStatus,
 } from "./common";
 
 // Lane-pair constants as loads from a static table: V8 materialises a v128 constant at each
@@ -35,8 +35,6 @@ const CONSTS: usize = memory.data<f64>([
   Infinity, Infinity, MAXF, MAXF, 1, 1, TWO40, TWO40, TWO_M30, TWO_M30,
 ], 16);
 const C_INF: usize = 0, C_MAX: usize = 16, C_ONE: usize = 32, C_LIM: usize = 48, C_REL: usize = 64;
-/** Resource indices of pairs 0..3, i64 lanes. */
-const RES: usize = memory.data<i64>([0, 1, 2, 3, 4, 5, 6, 7], 16);
 
 @inline function cst(off: usize): v128 {
   return v128.load(CONSTS + off);
@@ -71,25 +69,12 @@ const RES: usize = memory.data<i64>([0, 1, 2, 3, 4, 5, 6, 7], 16);
   return v128.andnot(pos, fast);
 }
 
-/** The per-lane running minimum of tolerance(): count m (+Infinity where no volume), resource index rv. */
-@inline function minLanes(m: v128, pos: v128, best: v128): v128 {
-  return f64x2.lt(v128.bitselect(m, cst(C_INF), pos), best);
-}
-
-// the resource of the last mergedMin
-let mergedR: v128 = i64x2.splat(-1);
-
 /**
- * Lane 0 or lane 1 of (best, bestR), whichever has the smaller count, on a tie the smaller
- * resource (tolerance()'s merge): the count, the resource in lane 0 of mergedR. Example:
- * best <4, 4>, bestR <2, 1> -> 4, resource 1. Edge values: both +Infinity (no volume): the
- * count +Infinity, resource -1 (both lanes -1).
+ * The pair's counts where the volume is > 0, +Infinity elsewhere (those never bind):
+ * tolerance()'s per-lane candidates.
  */
-@inline function mergedMin(best: v128, bestR: v128): f64 {
-  const sb = i64x2.shuffle(best, best, 1, 0), sr = i64x2.shuffle(bestR, bestR, 1, 0);
-  const take = v128.or(f64x2.lt(sb, best), v128.and(f64x2.eq(sb, best), i64x2.lt_s(sr, bestR)));
-  mergedR = v128.bitselect(sr, bestR, take);
-  return f64x2.extract_lane(v128.bitselect(sb, best, take), 0);
+@inline function counts(m: v128, pos: v128): v128 {
+  return v128.bitselect(m, cst(C_INF), pos);
 }
 
 /** Flag bit 0 with K <= 8: the row loop for that K, with (ROUND) or without the fused round. */
@@ -160,7 +145,6 @@ export function admitFast(
     const kd = ldb(kind, i);
     const isLQ = kd == 1;
     let t: f64 = Infinity;
-    let b = -1;
     let pos = false, rateOk = true;
     let x0 = zero, x1 = zero, x2 = zero, x3 = zero; // the rates
     if (isLQ) {
@@ -186,45 +170,33 @@ export function admitFast(
         rateOk = !v128.any_true(big);
         // tolerance(): the first divisions C[r] * period / v[r], their floors, the fast test
         const pv = f64x2.splat(pe);
-        const inf = cst(C_INF);
         const q0 = f64x2.div(f64x2.mul(slot(cap, 0, K), pv), v0);
         const m0 = f64x2.floor(q0);
         let slow = slowLanes(q0, m0, p0);
-        let best = inf, bestR = i64x2.splat(-1);
-        let lt = minLanes(m0, p0, best);
-        best = v128.bitselect(v128.bitselect(m0, inf, p0), best, lt);
-        bestR = v128.bitselect(v128.load(RES), bestR, lt);
+        // the minimum count: pmin(best, c) = c < best ? c : best, per lane, then across the lanes
+        // (no count is NaN). Which resource binds is not needed here: the kernel writes no
+        // summary rows with flag bit 0 (the control derives them, bind included, when read)
+        let best = counts(m0, p0);
         if (K > 2) {
           const q = f64x2.div(f64x2.mul(slot(cap, 1, K), pv), v1), mm = f64x2.floor(q);
           slow = v128.or(slow, slowLanes(q, mm, p1));
-          lt = minLanes(mm, p1, best);
-          best = v128.bitselect(v128.bitselect(mm, inf, p1), best, lt);
-          bestR = v128.bitselect(v128.load(RES, 16), bestR, lt);
+          best = f64x2.pmin(best, counts(mm, p1));
         }
         if (K > 4) {
           const q = f64x2.div(f64x2.mul(slot(cap, 2, K), pv), v2), mm = f64x2.floor(q);
           slow = v128.or(slow, slowLanes(q, mm, p2));
-          lt = minLanes(mm, p2, best);
-          best = v128.bitselect(v128.bitselect(mm, inf, p2), best, lt);
-          bestR = v128.bitselect(v128.load(RES, 32), bestR, lt);
+          best = f64x2.pmin(best, counts(mm, p2));
         }
         if (K > 6) {
           const q = f64x2.div(f64x2.mul(slot(cap, 3, K), pv), v3), mm = f64x2.floor(q);
           slow = v128.or(slow, slowLanes(q, mm, p3));
-          lt = minLanes(mm, p3, best);
-          best = v128.bitselect(v128.bitselect(mm, inf, p3), best, lt);
-          bestR = v128.bitselect(v128.load(RES, 48), bestR, lt);
+          best = f64x2.pmin(best, counts(mm, p3));
         }
         if (v128.any_true(slow)) {
           // some count near an integer boundary (or huge): every count exactly, in resource order
           t = toleranceByLane(K, K & ~1, cap, vol, pe);
-          b = bindOf();
         } else {
-          // the two lanes' minima merged: smaller count, on a tie the smaller resource (branch-free:
-          // which lane binds is data, and a mispredicted branch at the end of the divisions'
-          // latency chain cost more than the rest of the row)
-          t = mergedMin(best, bestR);
-          b = <i32>i64x2.extract_lane(mergedR, 0);
+          t = f64x2.extract_lane(f64x2.pmin(best, i64x2.shuffle(best, best, 1, 0)), 0);
         }
       }
     } else if (kd != 0) {
