@@ -25,16 +25,16 @@
 import { ldf, stf, ldb, stb, isFiniteF64 } from "../util/mem";
 import { OK } from "../util/status";
 import {
-  HARD, SOFT, ELASTIC, REJECTED, R_SAFETY, R_FAIRNESS, R_RESOURCE, R_ALL_HELD, TWO40, TWO_M30, EXHAUSTED, MAXF,
+  HARD, SOFT, ELASTIC, REJECTED, R_SAFETY, R_FAIRNESS, R_RESOURCE, R_ALL_HELD, TWO_M30, EXHAUSTED, MAXF,
   toleranceByLane, badRow, roundStatus,
 } from "./common";
 
 // Lane-pair constants as loads from a static table: V8 materialises a v128 constant at each
 // use from immediates (several instructions), a load from L1 is one.
 const CONSTS: usize = memory.data<f64>([
-  Infinity, Infinity, MAXF, MAXF, 1, 1, TWO40, TWO40, TWO_M30, TWO_M30,
+  Infinity, Infinity, MAXF, MAXF, 1, 1, TWO_M30, TWO_M30,
 ], 16);
-const C_INF: usize = 0, C_MAX: usize = 16, C_ONE: usize = 32, C_LIM: usize = 48, C_REL: usize = 64;
+const C_INF: usize = 0, C_MAX: usize = 16, C_ONE: usize = 32, C_REL: usize = 48;
 
 @inline function cst(off: usize): v128 {
   return v128.load(CONSTS + off);
@@ -57,24 +57,24 @@ const C_INF: usize = 0, C_MAX: usize = 16, C_ONE: usize = 32, C_LIM: usize = 48,
 }
 
 /**
- * tolerance()'s fast test for one pair (fastCount per lane, q the first division): lanes
- * with a volume > 0 whose count is not fast.
+ * tolerance()'s fast test for one pair (fastCount per lane, q the first division, m its
+ * floor): lanes with a volume > 0 whose count is not fast. fastCount's q < 2^40 is implied
+ * by the last test: for a finite q >= 2^40, m + 1 - q <= 1 < (m + 1) 2^-30; an infinite or
+ * NaN q fails it too. So two compares fewer, the same lanes.
  */
 @inline function slowLanes(q: v128, m: v128, pos: v128): v128 {
   const m1 = f64x2.add(m, cst(C_ONE));
-  const fast = v128.and(
-    v128.and(f64x2.lt(q, cst(C_LIM)), f64x2.gt(q, m)),
-    f64x2.ge(f64x2.sub(m1, q), f64x2.mul(m1, cst(C_REL))),
-  );
+  const fast = v128.and(f64x2.gt(q, m), f64x2.ge(f64x2.sub(m1, q), f64x2.mul(m1, cst(C_REL))));
   return v128.andnot(pos, fast);
 }
 
 /**
- * The pair's counts where the volume is > 0, +Infinity elsewhere (those never bind):
- * tolerance()'s per-lane candidates.
+ * The first division of a pair, C * period / |v|: the same bits as C * period / v where v > 0;
+ * where v is +-0 it is +Infinity (or NaN for a zero C * period, or a padding lane), which
+ * pmin never takes over a count: such resources never bind, as in tolerance().
  */
-@inline function counts(m: v128, pos: v128): v128 {
-  return v128.bitselect(m, cst(C_INF), pos);
+@inline function firstDiv(c: v128, pv: v128, v: v128): v128 {
+  return f64x2.div(f64x2.mul(c, pv), f64x2.abs(v));
 }
 
 /** Flag bit 0 with K <= 8: the row loop for that K, with (ROUND) or without the fused round. */
@@ -162,35 +162,42 @@ export function admitFast(
       if (c > 0) {
         const wv = f64x2.splat(w);
         x0 = f64x2.div(v0, wv);
-        const maxv = cst(C_MAX);
-        let big = f64x2.gt(x0, maxv);
-        if (K > 2) { x1 = f64x2.div(v1, wv); big = v128.or(big, f64x2.gt(x1, maxv)); }
-        if (K > 4) { x2 = f64x2.div(v2, wv); big = v128.or(big, f64x2.gt(x2, maxv)); }
-        if (K > 6) { x3 = f64x2.div(v3, wv); big = v128.or(big, f64x2.gt(x3, maxv)); }
-        rateOk = !v128.any_true(big);
+        if (K > 2) x1 = f64x2.div(v1, wv);
+        if (K > 4) x2 = f64x2.div(v2, wv);
+        if (K > 6) x3 = f64x2.div(v3, wv);
+        if (ROUND) {
+          // an infinite rate (volume / window overflows): the round's general path names it
+          const maxv = cst(C_MAX);
+          let big = f64x2.gt(x0, maxv);
+          if (K > 2) big = v128.or(big, f64x2.gt(x1, maxv));
+          if (K > 4) big = v128.or(big, f64x2.gt(x2, maxv));
+          if (K > 6) big = v128.or(big, f64x2.gt(x3, maxv));
+          rateOk = !v128.any_true(big);
+        }
         // tolerance(): the first divisions C[r] * period / v[r], their floors, the fast test
         const pv = f64x2.splat(pe);
-        const q0 = f64x2.div(f64x2.mul(slot(cap, 0, K), pv), v0);
+        const q0 = firstDiv(slot(cap, 0, K), pv, v0);
         const m0 = f64x2.floor(q0);
         let slow = slowLanes(q0, m0, p0);
-        // the minimum count: pmin(best, c) = c < best ? c : best, per lane, then across the lanes
-        // (no count is NaN). Which resource binds is not needed here: the kernel writes no
-        // summary rows with flag bit 0 (the control derives them, bind included, when read)
-        let best = counts(m0, p0);
+        // the minimum count: pmin(best, c) = c < best ? c : best (a NaN c never replaces), per
+        // lane from +Infinity, then across the lanes. Which resource binds is not needed here:
+        // the kernel writes no summary rows with flag bit 0 (the control derives them, bind
+        // included, when read)
+        let best = f64x2.pmin(cst(C_INF), m0);
         if (K > 2) {
-          const q = f64x2.div(f64x2.mul(slot(cap, 1, K), pv), v1), mm = f64x2.floor(q);
+          const q = firstDiv(slot(cap, 1, K), pv, v1), mm = f64x2.floor(q);
           slow = v128.or(slow, slowLanes(q, mm, p1));
-          best = f64x2.pmin(best, counts(mm, p1));
+          best = f64x2.pmin(best, mm);
         }
         if (K > 4) {
-          const q = f64x2.div(f64x2.mul(slot(cap, 2, K), pv), v2), mm = f64x2.floor(q);
+          const q = firstDiv(slot(cap, 2, K), pv, v2), mm = f64x2.floor(q);
           slow = v128.or(slow, slowLanes(q, mm, p2));
-          best = f64x2.pmin(best, counts(mm, p2));
+          best = f64x2.pmin(best, mm);
         }
         if (K > 6) {
-          const q = f64x2.div(f64x2.mul(slot(cap, 3, K), pv), v3), mm = f64x2.floor(q);
+          const q = firstDiv(slot(cap, 3, K), pv, v3), mm = f64x2.floor(q);
           slow = v128.or(slow, slowLanes(q, mm, p3));
-          best = f64x2.pmin(best, counts(mm, p3));
+          best = f64x2.pmin(best, mm);
         }
         if (v128.any_true(slow)) {
           // some count near an integer boundary (or huge): every count exactly, in resource order
