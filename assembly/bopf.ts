@@ -59,7 +59,7 @@
 import { ldf, stf, ldb, stb, align8, isFiniteF64 } from "./util/mem";
 import { OK, E_WEIGHT, E_DEMAND, E_RATE, E_VOLUME, E_BOPF_CLASS, BOPF_GENERAL } from "./util/status";
 import {
-  HARD, SOFT, ELASTIC, REJECTED, R_SAFETY, R_FAIRNESS, R_RESOURCE, R_ALL_HELD, TWO40, TWO_M30, EXHAUSTED, W_MIN, W_MAX, MAXF, TWO_M48,
+  HARD, SOFT, ELASTIC, REJECTED, R_SAFETY, R_FAIRNESS, R_RESOURCE, R_ALL_HELD, TWO_M48F, MIN_D, EXHAUSTED, W_MIN, W_MAX, MAXF, TWO_M48,
   laneCount, toleranceByLane, setBind, bindOf, badRow, roundStatus, clearlyFits,
 } from "./bopf/common";
 import { admitFast } from "./bopf/fast";
@@ -84,7 +84,7 @@ export function bopfScratchBytes(n: i32, k: i32): f64 {
 @inline function tolerance(k: i32, kp: i32, cap: usize, vol: usize, period: f64): f64 {
   const pv = f64x2.splat(period);
   const zero = f64x2.splat(0), one = f64x2.splat(1), inf = f64x2.splat(Infinity);
-  const lim = f64x2.splat(TWO40), rel = f64x2.splat(TWO_M30);
+  const dmin = f64x2.splat(MIN_D), rel = f64x2.splat(TWO_M48F);
   let best = inf;
   let bestR = i64x2.splat(-1);
   let rv = i64x2(0, 1);
@@ -95,7 +95,7 @@ export function bopfScratchBytes(n: i32, k: i32): f64 {
     const q = f64x2.div(f64x2.mul(v128.load(cap + o), pv), v);
     const m = f64x2.floor(q);
     const m1 = f64x2.add(m, one);
-    const fast = v128.and(v128.and(f64x2.lt(q, lim), f64x2.gt(q, m)), f64x2.ge(f64x2.sub(m1, q), f64x2.mul(m1, rel)));
+    const fast = v128.and(v128.and(f64x2.ge(v, dmin), f64x2.gt(q, m)), f64x2.ge(f64x2.sub(m1, q), f64x2.mul(m1, rel)));
     const pos = f64x2.gt(v, zero);
     if (v128.any_true(v128.andnot(pos, fast))) return toleranceByLane(k, kp, cap, vol, period);
     const mm = v128.bitselect(m, inf, pos);

@@ -189,6 +189,43 @@ describe("BoPF kernel: WASM = JS twin, bit for bit", () => {
   });
 });
 
+describe("BoPF kernel: fastCount with a subnormal volume", () => {
+  // fair = C * period a tiny normal number, d subnormal: fl(fair / (m + 1)) rounds to d by an
+  // absolute error far above d's relative margin, so floor(q) is below the count (the shortcut
+  // took floor(q) here before it required d >= 2^-1020)
+  const tolOf = (engine: Engine, d: number, fair: number, flags: number): number => {
+    const block = engine.kernels.stage("bopf", 1, 1);
+    const v = block.views();
+    v.capacity[0] = fair; v.bound[0] = Infinity; v.hard[0] = 0; v.state.set([0, Infinity, 0, 0, 0, 0, 0, 0]);
+    v.kind[0] = 1; v.start[0] = 0; v.period[0] = 1; v.window[0] = 1; v.count[0] = 3; v.volume[0] = d;
+    expect(block.run(0, flags)).toBe(Status.OK);
+    return flags === 0 ? v.tol[0] : v.gkey[0]; // admitted hard (bound +Infinity): its tolerance is the heap key
+  };
+  it("the kernel's tolerance is bursts.ts toleratedCount (both engines, summary rows or not)", () => {
+    const worked: Array<[number, number]> = [[7.521349e-317, 4.706132417670895e-308], [6.8105146e-317, 4.3870463226265766e-308]];
+    expect(toleratedCount(7.521349e-317, 4.706132417670895e-308)).toBe(625703251);
+    expect(Math.floor(4.706132417670895e-308 / 7.521349e-317)).toBe(625703231);
+    fc.assert(fc.property(
+      fc.array(fc.tuple(fc.integer({ min: 1, max: 2 ** 24 }), fc.double({ min: 1, max: 64, noNaN: true })), { minLength: 1, maxLength: 6 }),
+      (cases) => {
+        for (const [d, fair] of [...worked, ...cases.map(([kk, f]): [number, number] => [kk * 2 ** -1074, f * 2 ** -1022])]) {
+          for (const engine of [wasm, js]) for (const flags of [0, 1]) expect(tolOf(engine, d, fair, flags)).toBe(toleratedCount(d, fair));
+        }
+      },
+    ), { numRuns: 200 });
+  });
+
+  it("toleratedCount: far from its estimate, it still returns the boundary of d <= fair / m (in a few divisions, where stepping by one took up to 2^40 steps)", () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 64 }), fc.double({ min: 2 ** 30, max: 2 ** 49, noNaN: true }), (kk, q) => {
+      const d = kk * 2 ** -1074, fair = d * q; // fair / x rounds to a multiple of 2^-1074
+      const m = toleratedCount(d, fair);
+      expect(Number.isInteger(m) && m >= 0).toBe(true);
+      expect(m === 0 || d <= fair / m).toBe(true);
+      expect(d <= fair / (m + 1)).toBe(false);
+    }), { numRuns: 300 });
+  });
+});
+
 function nextAfter(x: number, up: boolean): number {
   const b = new Float64Array([x]);
   const u = new BigInt64Array(b.buffer);

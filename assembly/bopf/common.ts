@@ -9,8 +9,8 @@ import {
 export const HARD: u8 = 0, SOFT: u8 = 1, ELASTIC: u8 = 2, REJECTED: u8 = 3;
 export const R_SAFETY: u8 = 0, R_FAIRNESS: u8 = 1, R_RESOURCE: u8 = 2, R_ALL_HELD: u8 = 3;
 export const TWO50: f64 = 1125899906842624; // 2^50
-export const TWO40: f64 = 1099511627776; // 2^40
-export const TWO_M30: f64 = 9.313225746154785e-10; // 2^-30
+export const TWO_M48F: f64 = 3.552713678800501e-15; // 2^-48: fastCount's margin below m + 1
+export const MIN_D: f64 = 8.900295434028806e-308; // 2^-1020: fastCount's smallest volume
 // drf-over.ts: a remainder below C * EXHAUSTED is float residue; the fast path's weights
 export const EXHAUSTED: f64 = 1e-12;
 export const W_MIN: f64 = 1.1870372719225597e-271; // 2^-900
@@ -24,32 +24,57 @@ export const TWO_M48: f64 = 3.552713678800501e-15; // 2^-48
  */
 export function toleratedCount(d: f64, fair: f64): f64 {
   if (!(d > 0)) return Infinity;
-  let m = Math.floor(fair / d);
+  const m = Math.floor(fair / d);
   if (!(m < TWO50)) return m;
-  while (m >= 1 && !(d <= fair / m)) m -= 1;
-  while (d <= fair / (m + 1)) m += 1;
-  return m;
+  // lo holds "x = 0 or d <= fl(fair / x)", hi does not (bursts.ts: doubling steps, then bisection)
+  let lo: f64, hi: f64;
+  if (m < 1 || d <= fair / m) {
+    lo = m;
+    hi = m + 1;
+    for (let step: f64 = 2; d <= fair / hi; step *= 2) {
+      lo = hi;
+      hi = m + step;
+    }
+  } else {
+    hi = m;
+    lo = m - 1;
+    for (let step: f64 = 2; lo >= 1 && !(d <= fair / lo); step *= 2) {
+      hi = lo;
+      lo = max(0, m - step);
+    }
+  }
+  while (hi - lo > 1) {
+    const mid = lo + Math.floor((hi - lo) / 2);
+    if (d <= fair / mid) lo = mid;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /**
  * Whether toleratedCount's fix-ups cannot move m = floor(q), q = fl(fair / d) (its first
- * division): q < 2^40, q not an integer and at least (m + 1) 2^-30 below m + 1. Why: q is
- * within ulp(q) / 2 of rho = fair / d, and q - m, a positive multiple of ulp(q), is at
- * least ulp(q), so rho > m and fl(fair / m) >= d (no decrement); rho <= q + (m + 1) 2^-52,
- * so fair / (m + 1) < d (1 - 2^-31) and its rounding stays below d (no increment). Then
- * toleratedCount(d, fair) = m with one division instead of three. Example: d = 3000,
- * fair = 15000 * 1.3: q = 6.5, m = 6, 7 - 6.5 >= 7 * 2^-30: 6. Edge values: q integral
- * (d divides fair: the fix-ups decide), q within 2^-30 (m + 1) below an integer, q >= 2^40,
- * NaN or infinite: not fast, the full count runs.
+ * division): d >= 2^-1020, q not an integer and (m + 1) - q >= (m + 1) 2^-48. Why (u =
+ * 2^-53, rho = fair / d): fl(rho) = q > m, and rounding is monotone with m a float, so
+ * rho > m: fair / m > d and fl(fair / m) >= d (no decrement). For m = 0, q < 1 gives
+ * rho < 1, fair < d: no increment. For m >= 1, rho <= q / (1 - u) and q <= (m + 1)
+ * (1 - 2^-48), so fair / (m + 1) <= d (1 - 2^-48) / (1 - u), a normal number (at least
+ * d / 4 >= 2^-1022), and its rounding stays below d: (1 - 2^-48)(1 + u) < 1 - u (no
+ * increment). Then toleratedCount(d, fair) = m with one division instead of three; the
+ * test also implies q < 2^48 (m + 1 - q <= 1), below toleratedCount's huge-count branch.
+ * Example: d = 3000, fair = 15000 * 1.3: q = 6.5, m = 6, 7 - 6.5 >= 7 * 2^-48: 6. Edge
+ * values: q integral (d divides fair: the fix-ups decide), q within (m + 1) 2^-48 below an
+ * integer, NaN or infinite, and a subnormal d (the rounding of fair / (m + 1) near d is
+ * then absolute, not relative: d = 7.521349e-317, fair = 4.706132417670895e-308 has
+ * floor(q) = 625703231 but tolerates 625703251 queues): not fast, the full count runs.
  */
-@inline export function fastCount(q: f64, m: f64): bool {
-  return q < TWO40 && q > m && (m + 1) - q >= (m + 1) * TWO_M30;
+@inline export function fastCount(q: f64, m: f64, d: f64): bool {
+  return d >= MIN_D && q > m && (m + 1) - q >= (m + 1) * TWO_M48F;
 }
 
 /** The tolerance lanes (d = v, fair = f, first division q): toleratedCount, the fast way when fastCount holds. */
 @inline export function laneCount(v: f64, f: f64, q: f64): f64 {
   const m = Math.floor(q);
-  return fastCount(q, m) ? m : toleratedCount(v, f);
+  return fastCount(q, m, v) ? m : toleratedCount(v, f);
 }
 
 // the binding resource of the last tolerance() call

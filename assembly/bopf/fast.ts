@@ -25,16 +25,16 @@
 import { ldf, stf, ldb, stb, isFiniteF64 } from "../util/mem";
 import { OK } from "../util/status";
 import {
-  HARD, SOFT, ELASTIC, REJECTED, R_SAFETY, R_FAIRNESS, R_RESOURCE, R_ALL_HELD, TWO_M30, EXHAUSTED, MAXF,
+  HARD, SOFT, ELASTIC, REJECTED, R_SAFETY, R_FAIRNESS, R_RESOURCE, R_ALL_HELD, TWO_M48F, MIN_D, EXHAUSTED, MAXF,
   toleranceByLane, badRow, roundStatus,
 } from "./common";
 
 // Lane-pair constants as loads from a static table: V8 materialises a v128 constant at each
 // use from immediates (several instructions), a load from L1 is one.
 const CONSTS: usize = memory.data<f64>([
-  Infinity, Infinity, MAXF, MAXF, 1, 1, TWO_M30, TWO_M30,
+  Infinity, Infinity, MAXF, MAXF, 1, 1, TWO_M48F, TWO_M48F, MIN_D, MIN_D,
 ], 16);
-const C_INF: usize = 0, C_MAX: usize = 16, C_ONE: usize = 32, C_REL: usize = 48;
+const C_INF: usize = 0, C_MAX: usize = 16, C_ONE: usize = 32, C_REL: usize = 48, C_DMIN: usize = 64;
 
 @inline function cst(off: usize): v128 {
   return v128.load(CONSTS + off);
@@ -57,14 +57,15 @@ const C_INF: usize = 0, C_MAX: usize = 16, C_ONE: usize = 32, C_REL: usize = 48;
 }
 
 /**
- * tolerance()'s fast test for one pair (fastCount per lane, q the first division, m its
- * floor): lanes with a volume > 0 whose count is not fast. fastCount's q < 2^40 is implied
- * by the last test: for a finite q >= 2^40, m + 1 - q <= 1 < (m + 1) 2^-30; an infinite or
- * NaN q fails it too. So two compares fewer, the same lanes.
+ * tolerance()'s fast test for one pair (fastCount per lane: v the volumes, q the first
+ * division, m its floor): lanes with a volume > 0 whose count is not fast.
  */
-@inline function slowLanes(q: v128, m: v128, pos: v128): v128 {
+@inline function slowLanes(v: v128, q: v128, m: v128, pos: v128): v128 {
   const m1 = f64x2.add(m, cst(C_ONE));
-  const fast = v128.and(f64x2.gt(q, m), f64x2.ge(f64x2.sub(m1, q), f64x2.mul(m1, cst(C_REL))));
+  const fast = v128.and(
+    v128.and(f64x2.ge(v, cst(C_DMIN)), f64x2.gt(q, m)),
+    f64x2.ge(f64x2.sub(m1, q), f64x2.mul(m1, cst(C_REL))),
+  );
   return v128.andnot(pos, fast);
 }
 
@@ -178,7 +179,7 @@ export function admitFast(
         const pv = f64x2.splat(pe);
         const q0 = firstDiv(slot(cap, 0, K), pv, v0);
         const m0 = f64x2.floor(q0);
-        let slow = slowLanes(q0, m0, p0);
+        let slow = slowLanes(v0, q0, m0, p0);
         // the minimum count: pmin(best, c) = c < best ? c : best (a NaN c never replaces), per
         // lane from +Infinity, then across the lanes. Which resource binds is not needed here:
         // the kernel writes no summary rows with flag bit 0 (the control derives them, bind
@@ -186,17 +187,17 @@ export function admitFast(
         let best = f64x2.pmin(cst(C_INF), m0);
         if (K > 2) {
           const q = firstDiv(slot(cap, 1, K), pv, v1), mm = f64x2.floor(q);
-          slow = v128.or(slow, slowLanes(q, mm, p1));
+          slow = v128.or(slow, slowLanes(v1, q, mm, p1));
           best = f64x2.pmin(best, mm);
         }
         if (K > 4) {
           const q = firstDiv(slot(cap, 2, K), pv, v2), mm = f64x2.floor(q);
-          slow = v128.or(slow, slowLanes(q, mm, p2));
+          slow = v128.or(slow, slowLanes(v2, q, mm, p2));
           best = f64x2.pmin(best, mm);
         }
         if (K > 6) {
           const q = firstDiv(slot(cap, 3, K), pv, v3), mm = f64x2.floor(q);
-          slow = v128.or(slow, slowLanes(q, mm, p3));
+          slow = v128.or(slow, slowLanes(v3, q, mm, p3));
           best = f64x2.pmin(best, mm);
         }
         if (v128.any_true(slow)) {

@@ -8,7 +8,7 @@ import { Status } from "../status.js";
 
 const HARD = 0, SOFT = 1, ELASTIC = 2, REJECTED = 3;
 const R_SAFETY = 0, R_FAIRNESS = 1, R_RESOURCE = 2, R_ALL_HELD = 3;
-const TWO50 = 2 ** 50, TWO40 = 2 ** 40, TWO_M30 = 2 ** -30;
+const TWO50 = 2 ** 50, TWO_M48F = 2 ** -48, MIN_D = 2 ** -1020;
 const EXHAUSTED = 1e-12, W_MIN = 2 ** -900, W_MAX = 2 ** 900, MAXF = Number.MAX_VALUE, TWO_M48 = 2 ** -48;
 
 /** The kernels' scratch (K-sized sums, N live flags) and the error index. */
@@ -34,19 +34,38 @@ export class BopfScratch {
   }
 }
 
-/** bursts.ts toleratedCount, the same divisions. */
+/** bursts.ts toleratedCount, the same divisions (the doubling steps, then bisection). */
 function toleratedCount(d: number, fair: number): number {
   if (!(d > 0)) return Infinity;
-  let m = Math.floor(fair / d);
+  const m = Math.floor(fair / d);
   if (!(m < TWO50)) return m;
-  while (m >= 1 && !(d <= fair / m)) m -= 1;
-  while (d <= fair / (m + 1)) m += 1;
-  return m;
+  let lo: number, hi: number;
+  if (m < 1 || d <= fair / m) {
+    lo = m;
+    hi = m + 1;
+    for (let step = 2; d <= fair / hi; step *= 2) {
+      lo = hi;
+      hi = m + step;
+    }
+  } else {
+    hi = m;
+    lo = m - 1;
+    for (let step = 2; lo >= 1 && !(d <= fair / lo); step *= 2) {
+      hi = lo;
+      lo = Math.max(0, m - step);
+    }
+  }
+  while (hi - lo > 1) {
+    const mid = lo + Math.floor((hi - lo) / 2);
+    if (d <= fair / mid) lo = mid;
+    else hi = mid;
+  }
+  return lo;
 }
 
-/** assembly/bopf.ts fastCount: toleratedCount's fix-ups cannot move m = floor(q) (proof there). */
-function fastCount(q: number, m: number): boolean {
-  return q < TWO40 && q > m && (m + 1) - q >= (m + 1) * TWO_M30;
+/** assembly/bopf/common.ts fastCount: toleratedCount's fix-ups cannot move m = floor(q) (proof there). */
+function fastCount(q: number, m: number, d: number): boolean {
+  return d >= MIN_D && q > m && (m + 1) - q >= (m + 1) * TWO_M48F;
 }
 
 /** assembly/bopf.ts tolerance, one resource at a time: the binding resource is left in s.bind. */
@@ -58,7 +77,7 @@ function tolerance(k: number, cap: Float64Array, volume: Float64Array, src: numb
     const f = cap[r] * period;
     const q = f / v;
     const mf = Math.floor(q);
-    const m = fastCount(q, mf) ? mf : toleratedCount(v, f);
+    const m = fastCount(q, mf, v) ? mf : toleratedCount(v, f);
     if (m < tol) {
       tol = m;
       bind = r;
