@@ -85,7 +85,15 @@ describe("BoPF kernel: WASM = JS twin, bit for bit", () => {
       { weight: 1, arbitrary: fc.constantFrom(NaN, -1, Infinity) });
     fc.assert(fc.property(
       fc.integer({ min: 1, max: 10 }).chain((k) => fc.tuple(
-        fc.array(fc.tuple(rowArb(k), fc.array(wantCell, { minLength: k, maxLength: k })), { maxLength: 25 }),
+        fc.oneof(
+          fc.array(fc.tuple(rowArb(k), fc.array(wantCell, { minLength: k, maxLength: k })), { maxLength: 25 }),
+          // runs of TQs (written in bulk when the safety condition holds for the whole run)
+          fc.array(fc.tuple(fc.integer({ min: 0, max: 12 }), rowArb(k), fc.array(wantCell, { minLength: k, maxLength: k })), { maxLength: 6 })
+            .map((runs) => runs.flatMap(([len, lq, w]) => [
+              ...Array.from({ length: len }, (_, i) => [{ ...lq, kind: 0 }, w.map((x) => x * (i + 1) / 8)] as [typeof lq, number[]]),
+              [lq, w] as [typeof lq, number[]],
+            ])),
+        ),
         fc.array(fc.oneof(fc.integer({ min: 1, max: 10 }), fc.double({ min: 0.01, max: 100, noNaN: true })), { minLength: k, maxLength: k }),
         fc.array(fc.double({ min: 0, max: 5, noNaN: true }), { minLength: k, maxLength: k }),
       )),

@@ -78,6 +78,9 @@ const C_INF: usize = 0, C_MAX: usize = 16, C_ONE: usize = 32, C_REL: usize = 48,
   return f64x2.div(f64x2.mul(c, pv), f64x2.abs(v));
 }
 
+/** The shortest run of TQ rows written in bulk (shorter ones go row by row). */
+const TQ_RUN: i32 = 4;
+
 /** Flag bit 0 with K <= 8: the row loop for that K, with (ROUND) or without the fused round. */
 export function admitFast(
   n: i32, k: i32, round: bool, cap: usize, bound: usize, hard: usize, state: usize,
@@ -142,8 +145,67 @@ export function admitFast(
   let j = 0, g = 0, minId = -1;
   let okAcc = ones;
   let anyG = false, general = false;
+  let scanned = 0; // rows before it belong to TQ runs already looked at
   for (let i = 0; i < n; i++) {
     const kd = ldb(kind, i);
+    if (kd == 0 && i >= scanned) {
+      // a run of TQs [i, e): if the safety condition holds for its last row it holds for all
+      // (M grows by one per admitted row, the smallest guaranteed tolerance does not move),
+      // and each row is then what the loop below would make it: elastic, all held, the next
+      // id, and in the round its want above the residue threshold. Written in bulk.
+      let e = i + 1;
+      while (e < n && ldb(kind, e) == 0) e++;
+      scanned = e;
+      const L = e - i;
+      if (L >= TQ_RUN && !(minTol < m + <f64>L)) {
+        memory.fill(cls + <usize>i, ELASTIC, <usize>L);
+        memory.fill(reason + <usize>i, R_ALL_HELD, <usize>L);
+        memory.fill(clsById + <usize>j, ELASTIC, <usize>L);
+        memory.fill(kindById + <usize>j, 2, <usize>L);
+        const ids = id + (<usize>i << 2);
+        let next = i32x4.add(i32x4(0, 1, 2, 3), i32x4.splat(id0 + j));
+        const four = i32x4.splat(4);
+        let p = 0;
+        for (; p + 4 <= L; p += 4) {
+          v128.store(ids + (<usize>p << 2), next);
+          next = i32x4.add(next, four);
+        }
+        for (; p < L; p++) store<i32>(ids + (<usize>p << 2), id0 + j + p);
+        if (ROUND && !general) {
+          for (let r = i; r < e; r++) {
+            const wr = want + <usize>r * rowBytes, ar = alloc + <usize>r * rowBytes;
+            const w0 = slot(wr, 0, K), w1 = K > 2 ? slot(wr, 1, K) : zero, w2 = K > 4 ? slot(wr, 2, K) : zero, w3 = K > 6 ? slot(wr, 3, K) : zero;
+            let badW = badLanes(w0);
+            if (K > 2) badW = v128.or(badW, badLanes(w1));
+            if (K > 4) badW = v128.or(badW, badLanes(w2));
+            if (K > 6) badW = v128.or(badW, badLanes(w3));
+            okAcc = v128.andnot(okAcc, badW);
+            let ev = v128.and(w0, f64x2.gt(w0, slot(thr, 0, K)));
+            s30 = f64x2.add(s30, ev);
+            put(ar, 0, K, ev);
+            if (K > 2) {
+              ev = v128.and(w1, f64x2.gt(w1, slot(thr, 1, K)));
+              s31 = f64x2.add(s31, ev);
+              put(ar, 1, K, ev);
+            }
+            if (K > 4) {
+              ev = v128.and(w2, f64x2.gt(w2, slot(thr, 2, K)));
+              s32 = f64x2.add(s32, ev);
+              put(ar, 2, K, ev);
+            }
+            if (K > 6) {
+              ev = v128.and(w3, f64x2.gt(w3, slot(thr, 3, K)));
+              s33 = f64x2.add(s33, ev);
+              put(ar, 3, K, ev);
+            }
+          }
+        }
+        m += <f64>L;
+        j += L;
+        i = e - 1;
+        continue;
+      }
+    }
     const isLQ = kd == 1;
     let t: f64 = Infinity;
     let pos = false, rateOk = true;
