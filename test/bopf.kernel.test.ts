@@ -300,6 +300,24 @@ describe.each(backends)("admitBatch and decideRound on the engine (%s)", (_name,
     ), { numRuns: 150 });
   });
 
+  it("the specs kept for seriesOfId: one LQ run, many runs (past the run-by-run copies), with rejections", () => {
+    for (const [n, every, c, p0] of [[40, 40, 4000, 5000], [400, 2, 4000, 5000], [300, 3, 4, 50]] as const) {
+      const specs: Spec[] = Array.from({ length: n }, (_, i) => i % every === 0 ? { kind: "TQ" } :
+        { kind: "LQ", bursts: { start: i, period: p0 + 37 * i, window: 10 + (i % 7), volume: [i % 5, 1 + (i % 3)], count: 1 + (i % 4) } });
+      const a = new BopfAdmissionControl([c, c]), b = new BopfAdmissionControl([c, c]);
+      const out = emptyBatchOutcome(n);
+      b.admitBatch(batchOf(specs), out, "batch", engine);
+      if (c === 4) expect(out.id.subarray(0, n).includes(-1)).toBe(true); // some rejected: ids no longer rows
+      specs.forEach((q, i) => {
+        const r = a.admit(q.kind === "TQ" ? { name: `q${i}`, kind: "TQ" } : { name: `q${i}`, kind: "LQ", bursts: q.bursts });
+        expect(["hard", "soft", "elastic", "rejected"][out.cls[i]]).toBe(r.class);
+        if (out.id[i] < 0 || q.kind === "TQ") return;
+        const sa = a.seriesOf(`q${i}`)!, sb = b.seriesOfId(out.id[i])!;
+        expect([sb.tolerance, sb.binding, sb.burst(3), bits(sb.maxRate)]).toEqual([sa.tolerance, sa.binding, sa.burst(3), bits(sa.maxRate)]);
+      });
+    }
+  });
+
   it("decideRound = admitBatch + allocateInstantFlat over the same round, bit for bit (in place and copied)", () => {
     fc.assert(fc.property(
       fc.array(fc.tuple(specArb, fc.array(fc.double({ min: 0, max: 3, noNaN: true }), { minLength: K, maxLength: K })), { maxLength: 14 }),

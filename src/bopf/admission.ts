@@ -35,7 +35,7 @@ import {
   burstSeries, isPeriodic, periodicSummary, PeriodicSeries, type BurstSeries, type BurstsInput, type PeriodicBursts, type SummaryOut,
 } from "./bursts.js";
 import { LazyMinHeap } from "./min-heap.js";
-import { KIND_LQ, validateBatchShape, type AdmissionBatch, type BatchOutcome } from "./admission-batch.js";
+import { KIND_LQ, KIND_TQ, validateBatchShape, type AdmissionBatch, type BatchOutcome } from "./admission-batch.js";
 import { admitError, admitOnBlock, blockFor, copyIn } from "./batch-kernel.js";
 import type { Engine } from "../engine/engine.js";
 import { Status } from "../kernels/status.js";
@@ -500,11 +500,16 @@ export class BopfAdmissionControl {
     const n = b.n, k = this.k;
     const oid = out.id;
     if (j === n) {
-      this.pStart.set(b.start.subarray(0, n), id0);
-      this.pPeriod.set(b.period.subarray(0, n), id0);
-      this.pWindow.set(b.window.subarray(0, n), id0);
-      this.pCount.set(b.count.subarray(0, n), id0);
-      this.pVolume.set(b.volume.subarray(0, n * k), id0 * k);
+      // every row admitted (row i is id id0 + i): the LQ rows' specs, run by run (a TQ's are
+      // never read); past RUNS runs, the rest whole (a run costs five subarray copies)
+      const kind = b.kind;
+      let lo = kind.indexOf(KIND_LQ);
+      for (let runs = 0; lo !== -1 && lo < n; runs++) {
+        let hi = runs < RUNS ? kind.indexOf(KIND_TQ, lo) : n;
+        if (hi === -1 || hi > n) hi = n;
+        this.copySpecs(b, lo, hi, id0);
+        lo = hi < n ? kind.indexOf(KIND_LQ, hi) : -1;
+      }
     } else {
       const { start, period, window, count, volume } = b;
       for (let i = 0; i < n; i++) {
@@ -519,6 +524,16 @@ export class BopfAdmissionControl {
     }
     this.nextId = id0 + j;
     this.admitted += j;
+  }
+
+  /** The specs of batch rows [lo, hi) into ids id0 + lo.. (the columns kept for seriesOfId and the summary rows). */
+  private copySpecs(b: AdmissionBatch, lo: number, hi: number, id0: number): void {
+    const k = this.k, at = id0 + lo;
+    this.pStart.set(b.start.subarray(lo, hi), at);
+    this.pPeriod.set(b.period.subarray(lo, hi), at);
+    this.pWindow.set(b.window.subarray(lo, hi), at);
+    this.pCount.set(b.count.subarray(lo, hi), at);
+    this.pVolume.set(b.volume.subarray(lo * k, hi * k), at * k);
   }
 
   /** Doubles the rows, or makes room for `atLeast` rows at once (one copy for a whole batch). */
@@ -602,6 +617,8 @@ export class BopfAdmissionControl {
 }
 
 const NO_F64 = new Float64Array(0), NO_I32 = new Int32Array(0);
+/** commitBatch: LQ runs copied one by one before the rest is copied whole. */
+const RUNS = 64;
 
 const REASONS: readonly BopfReason[] = ["safety", "all-held", "fairness", "resource", "all-held"];
 /** The same reasons as codes of BATCH_REASONS (safety, fairness, resource, all-held), by D_*. */
