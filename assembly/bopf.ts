@@ -15,7 +15,7 @@
 // guaranteed tolerances the object API keeps reduces here to a running minimum.
 // Outputs by row: cls (0 hard, 1 soft, 2 elastic, 3 rejected), reason (0 safety,
 // 1 fairness, 2 resource, 3 all held), id (id0 + number admitted before it, -1 rejected);
-// by admission (row j = id - id0, admitted rows only): rate (K), tol, bind (-1: none),
+// by admission (row j = id - id0, admitted rows only): rate (K), tol, bind (-1: none; these three not with flag bit 0),
 // clsById (the class) and kindById (1 LQ, 2 TQ); the guaranteed (hard or soft) ones
 // tolerances and ids in admission order (gkey, gid), with the id of the new smallest
 // tolerance (strictly below the incoming one; first in row order) in state[6], else -1.
@@ -49,13 +49,24 @@
 // step 3 leaves, about <3, 6> -> H <6, 3> + <2, 1> = <8, 4>, TQ <1, 1>. Edge values: N = 0 returns OK at once; a bad cell returns its status (the
 // caller names it: validateRow's order, class, want, weight, rate, remaining).
 //
+// bopfAdmit's flags: bit 0 "no summary rows" (rate, tol, bind are not written: the
+// admission object derives them from the specs it keeps when they are read), bit 1 "and
+// the round right after admission" (decideRound: each row's allocation as soon as its
+// class is known, in the same pass, with bopfAllocate's flag-bit-1 operations; its status
+// in state[7]). With bit 0 and K <= 8 the rows run K-specialised (bopf/fast.ts: every
+// per-resource value in registers, TQ runs in bulk); else the generic loop below.
+//
 // Each is one pass over the rows, two resources per f64x2 lane pair, no allocation, raw
 // loads and stores; the JS twin src/kernels/js/bopf.ts does the same operations per
 // resource in the same order (the divisions included), so the backends agree bit for bit.
-// Cost (10,000 LQs + 10,000 TQs, K = 6, bench/bopf.ts): admission about 0.65 ms (of it
-// about 0.35 ms the LQs' rates and tolerance counts: six divisions per row in lane pairs),
-// allocation about 0.35 ms — each several times a read of its inputs, because every row
-// writes its outputs (rates, tolerances, ids, classes; the allocation) as well.
+// Cost (10,000 LQs + 10,000 TQs, K = 6, bench/bopf.ts; the WASM floor over their specs is
+// ~30 µs): the fused admission + round about 0.45 ms in isolation, admission alone about
+// 0.28 ms (was 0.65 ms, with the separate round 0.35 ms more). An LQ row costs ~25 ns
+// (admission) + ~15 ns (its round): twelve divisions (six rates, six tolerance counts)
+// and ~150 lane operations; a TQ row ~4 ns (runs of TQs in bulk). Measured and not kept:
+// computing all of a block's divisions first (phase A) and deciding the rows after (16%
+// slower), a one-division tolerance (the candidate resource's count, the others shown to
+// be >= by products: no faster, a longer dependency chain per row).
 import { ldf, stf, ldb, stb, align8, isFiniteF64 } from "./util/mem";
 import { OK, E_WEIGHT, E_DEMAND, E_RATE, E_VOLUME, E_BOPF_CLASS, BOPF_GENERAL } from "./util/status";
 import {

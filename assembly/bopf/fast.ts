@@ -16,6 +16,13 @@
 //   rejected        alloc = 0
 //   any other row   e = want above the threshold, alloc = e, sum3 += e
 // A live soft LQ makes the round general: the rest of the pass skips the round entirely.
+// The mins are f64x2.pmin (b < a ? b : a: one instruction, where f64x2.min's NaN and
+// signed-zero rules cost several): they differ from min only on a NaN (a bad want: the
+// round is not OK anyway) and on the sign of a zero result, which no output keeps:
+// left - (+-0) = left, (+-0) + (+0) = +0, and want - a is then a zero that sp drops.
+// A run of TQ rows whose last row passes the safety condition is written in bulk (every
+// row of it is elastic, all held, with the next id: M grows, the smallest guaranteed
+// tolerance does not move).
 // Worked example (K = 2, C = <10, 10>, threshold 1e-11): a TQ wanting <1, 1e-12> gets
 // e = <1, 0> (the second is residue), sum3 <1, 0>; a live hard LQ with rate <6, 3> and
 // want <8, 4> gets a = <6, 3>, left <4, 7>, sp = <2, 1>, alloc <8, 4>.
