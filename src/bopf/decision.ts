@@ -42,7 +42,7 @@ export class DecisionWorkspace {
   }
 
   /** The round as an InstantBatch (the general path's input): guarantees copied to their queues' rows. */
-  instantBatch(ac: BopfAdmissionControl, b: AdmissionBatch, want: Float64Array, k: number): InstantBatch {
+  instantBatch(b: AdmissionBatch, want: Float64Array, k: number): InstantBatch {
     const n = b.n, nk = n * k;
     if (this.rate.length < nk) {
       this.rate = new Float64Array(nk);
@@ -52,17 +52,22 @@ export class DecisionWorkspace {
     if (this.want.length < nk) this.want = new Float64Array(nk);
     const w = this.want.subarray(0, nk);
     w.set(want.subarray(0, nk));
-    const { cls, id } = this.out;
-    const rates = ac.rates, volume = b.volume, kind = b.kind, hg = this.hasGuarantee, rate = this.rate, rem = this.remaining;
+    const cls = this.out.cls;
+    // the guarantee's rate is the admission's (volume / window, the kernel's division; 0 for
+    // count 0), from the batch's columns: not ac.rates, which would derive every admitted
+    // row's summary (tolerance counts included) to read the guaranteed rows' rates
+    const { volume, window, count, kind } = b;
+    const hg = this.hasGuarantee, rate = this.rate, rem = this.remaining;
     for (let i = 0; i < n; i++) {
       const c = cls[i];
       const g = (c === 0 || c === 1) && kind[i] === KIND_LQ;
       hg[i] = g ? 1 : 0;
       if (!g) continue;
-      const row = id[i] * k, base = i * k;
+      const base = i * k, w = window[i], some = count[i] > 0;
       for (let r = 0; r < k; r++) {
-        rate[base + r] = rates[row + r];
-        rem[base + r] = volume[base + r];
+        const v = volume[base + r];
+        rate[base + r] = some ? v / w : 0;
+        rem[base + r] = v;
       }
     }
     return { n, cls: this.out.cls.subarray(0, n), want: w, weight: null, hasGuarantee: hg, rate, remaining: rem };
@@ -95,6 +100,6 @@ export function decideRound(
   // the block admission ran on (a transient block is still the staged one: nothing was staged since)
   if (code === Status.OK) return { out: dw.out, allocation: blockFor(engine, b, k).views().allocation.subarray(0, nk) };
   // contended, or a bad cell (the general path names it): the same round over an InstantBatch
-  const inst = dw.instantBatch(ac, b, want, k);
+  const inst = dw.instantBatch(b, want, k);
   return { out: dw.out, allocation: allocationOnlyGeneral(engine, ac.capacity, inst, dw.ws).allocation };
 }
