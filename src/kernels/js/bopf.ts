@@ -1,9 +1,12 @@
 // Pure-TS twin of assembly/bopf.ts (the BoPF admission of a batch of queues over columns,
 // and the allocation round's uncontended allocation-only pass; the algorithm, worked
 // examples and edge values are documented there). The same operations in the same order
-// (the K divisions volume / window, toleratedCount's divisions, the same sums), so the two
-// backends agree bit for bit; BopfAdmissionControl.admitBatch without an engine calls
-// bopfAdmitKernel directly over its own arrays.
+// as the generic WASM loop (the K divisions volume / window, toleratedCount's divisions,
+// the same sums), so the two backends agree bit for bit; the WASM rows specialised by K
+// (assembly/bopf/fast.ts: pmin for min, the tolerance as a lane minimum, TQ runs in bulk)
+// argue there, shortcut by shortcut, that they give these same bits, and the differential
+// tests compare them with this twin. BopfAdmissionControl.admitBatch without an engine
+// calls bopfAdmitKernel directly over its own arrays.
 import { Status } from "../status.js";
 
 const HARD = 0, SOFT = 1, ELASTIC = 2, REJECTED = 3;
