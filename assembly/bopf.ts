@@ -15,7 +15,7 @@
 // guaranteed tolerances the object API keeps reduces here to a running minimum.
 // Outputs by row: cls (0 hard, 1 soft, 2 elastic, 3 rejected), reason (0 safety,
 // 1 fairness, 2 resource, 3 all held), id (id0 + number admitted before it, -1 rejected);
-// by admission (row j = id - id0, admitted rows only): rate (K), tol, bind (-1: none),
+// by admission (row j = id - id0, admitted rows only): rate (K), tol, bind (-1: none; these three not with flag bit 0),
 // clsById (the class) and kindById (1 LQ, 2 TQ); the guaranteed (hard or soft) ones
 // tolerances and ids in admission order (gkey, gid), with the id of the new smallest
 // tolerance (strictly below the incoming one; first in row order) in state[6], else -1.
@@ -49,89 +49,38 @@
 // step 3 leaves, about <3, 6> -> H <6, 3> + <2, 1> = <8, 4>, TQ <1, 1>. Edge values: N = 0 returns OK at once; a bad cell returns its status (the
 // caller names it: validateRow's order, class, want, weight, rate, remaining).
 //
+// bopfAdmit's flags: bit 0 "no summary rows" (rate, tol, bind are not written: the
+// admission object derives them from the specs it keeps when they are read), bit 1 "and
+// the round right after admission" (decideRound: each row's allocation as soon as its
+// class is known, in the same pass, with bopfAllocate's flag-bit-1 operations; its status
+// in state[7]). With bit 0 and K <= 8 the rows run K-specialised (bopf/fast.ts: every
+// per-resource value in registers, TQ runs in bulk); else the generic loop below.
+//
 // Each is one pass over the rows, two resources per f64x2 lane pair, no allocation, raw
 // loads and stores; the JS twin src/kernels/js/bopf.ts does the same operations per
 // resource in the same order (the divisions included), so the backends agree bit for bit.
-// Cost (10,000 LQs + 10,000 TQs, K = 6, bench/bopf.ts): admission about 0.65 ms (of it
-// about 0.35 ms the LQs' rates and tolerance counts: six divisions per row in lane pairs),
-// allocation about 0.35 ms — each several times a read of its inputs, because every row
-// writes its outputs (rates, tolerances, ids, classes; the allocation) as well.
+// Cost (10,000 LQs + 10,000 TQs, K = 6, bench/bopf.ts; the WASM floor over their specs is
+// ~30 µs): the fused admission + round about 0.45 ms in isolation, admission alone about
+// 0.28 ms (was 0.65 ms, with the separate round 0.35 ms more). An LQ row costs ~25 ns
+// (admission) + ~15 ns (its round): twelve divisions (six rates, six tolerance counts)
+// and ~150 lane operations; a TQ row ~4 ns (runs of TQs in bulk). Measured and not kept:
+// computing all of a block's divisions first (phase A) and deciding the rows after (16%
+// slower), a one-division tolerance (the candidate resource's count, the others shown to
+// be >= by products: no faster, a longer dependency chain per row).
 import { ldf, stf, ldb, stb, align8, isFiniteF64 } from "./util/mem";
+import { OK, E_WEIGHT, E_DEMAND, E_RATE, E_VOLUME, E_BOPF_CLASS, BOPF_GENERAL } from "./util/status";
 import {
-  OK, E_WEIGHT, E_DEMAND, E_RATE, E_VOLUME,
-  E_BOPF_KIND, E_BOPF_START, E_BOPF_PERIOD, E_BOPF_WINDOW, E_BOPF_COUNT, E_BOPF_VOLUME, E_BOPF_CLASS, BOPF_GENERAL,
-} from "./util/status";
+  HARD, SOFT, ELASTIC, REJECTED, R_SAFETY, R_FAIRNESS, R_RESOURCE, R_ALL_HELD, TWO_M48F, MIN_D, EXHAUSTED, W_MIN, W_MAX, MAXF, TWO_M48,
+  laneCount, toleranceByLane, setBind, bindOf, badRow, roundStatus, clearlyFits,
+} from "./bopf/common";
+import { admitFast } from "./bopf/fast";
 
-const HARD: u8 = 0, SOFT: u8 = 1, ELASTIC: u8 = 2, REJECTED: u8 = 3;
-const R_SAFETY: u8 = 0, R_FAIRNESS: u8 = 1, R_RESOURCE: u8 = 2, R_ALL_HELD: u8 = 3;
-const TWO50: f64 = 1125899906842624; // 2^50
-const TWO40: f64 = 1099511627776; // 2^40
-const TWO_M30: f64 = 9.313225746154785e-10; // 2^-30
-// drf-over.ts: a remainder below C * EXHAUSTED is float residue; the fast path's weights
-const EXHAUSTED: f64 = 1e-12;
-const W_MIN: f64 = 1.1870372719225597e-271; // 2^-900
-const W_MAX: f64 = 8.424983333484575e+270; // 2^900
-const MAXF: f64 = 1.7976931348623157e308;
-const TWO_M48: f64 = 3.552713678800501e-15; // 2^-48
-
-/** Scratch: error index (8 bytes), live flags (N bytes, rounded to 8), 5 x K f64 (need, left, thr, sum3, sum4). */
+/**
+ * Scratch: error index (8 bytes), live flags (N bytes, rounded to 8), 7 x K f64 (need,
+ * then bopfAdmit's sums, left, thr, sum3, sum4, rate row; bopfAllocate's left, thr, sum3, sum4).
+ */
 export function bopfScratchBytes(n: i32, k: i32): f64 {
-  return 8 + <f64>align8(<usize>n) + 40 * <f64>k;
-}
-
-/**
- * The largest m >= 0 with d <= fair / m (bursts.ts toleratedCount, the same divisions):
- * +Infinity for d = 0; m as computed when it is 2^50 or more.
- */
-function toleratedCount(d: f64, fair: f64): f64 {
-  if (!(d > 0)) return Infinity;
-  let m = Math.floor(fair / d);
-  if (!(m < TWO50)) return m;
-  while (m >= 1 && !(d <= fair / m)) m -= 1;
-  while (d <= fair / (m + 1)) m += 1;
-  return m;
-}
-
-/**
- * Whether toleratedCount's fix-ups cannot move m = floor(q), q = fl(fair / d) (its first
- * division): q < 2^40, q not an integer and at least (m + 1) 2^-30 below m + 1. Why: q is
- * within ulp(q) / 2 of rho = fair / d, and q - m, a positive multiple of ulp(q), is at
- * least ulp(q), so rho > m and fl(fair / m) >= d (no decrement); rho <= q + (m + 1) 2^-52,
- * so fair / (m + 1) < d (1 - 2^-31) and its rounding stays below d (no increment). Then
- * toleratedCount(d, fair) = m with one division instead of three. Example: d = 3000,
- * fair = 15000 * 1.3: q = 6.5, m = 6, 7 - 6.5 >= 7 * 2^-30: 6. Edge values: q integral
- * (d divides fair: the fix-ups decide), q within 2^-30 (m + 1) below an integer, q >= 2^40,
- * NaN or infinite: not fast, the full count runs.
- */
-@inline function fastCount(q: f64, m: f64): bool {
-  return q < TWO40 && q > m && (m + 1) - q >= (m + 1) * TWO_M30;
-}
-
-/** The tolerance lanes (d = v, fair = f, first division q): toleratedCount, the fast way when fastCount holds. */
-@inline function laneCount(v: f64, f: f64, q: f64): f64 {
-  const m = Math.floor(q);
-  return fastCount(q, m) ? m : toleratedCount(v, f);
-}
-
-// the binding resource of the last tolerance() call
-let lastBind: i32 = -1;
-
-/**
- * tolerance() lane by lane (used when some resource's count is not fast): each lane's
- * exact count, the running minimum in resource order.
- */
-function toleranceByLane(k: i32, kp: i32, cap: usize, vol: usize, period: f64): f64 {
-  let tol: f64 = Infinity;
-  let bind = -1;
-  for (let r = 0; r < k; r++) {
-    const v = ldf(vol, r);
-    if (!(v > 0)) continue;
-    const f = ldf(cap, r) * period;
-    const m = laneCount(v, f, f / v);
-    if (m < tol) { tol = m; bind = r; }
-  }
-  lastBind = bind;
-  return tol;
+  return 8 + <f64>align8(<usize>n) + 56 * <f64>k;
 }
 
 /**
@@ -146,7 +95,7 @@ function toleranceByLane(k: i32, kp: i32, cap: usize, vol: usize, period: f64): 
 @inline function tolerance(k: i32, kp: i32, cap: usize, vol: usize, period: f64): f64 {
   const pv = f64x2.splat(period);
   const zero = f64x2.splat(0), one = f64x2.splat(1), inf = f64x2.splat(Infinity);
-  const lim = f64x2.splat(TWO40), rel = f64x2.splat(TWO_M30);
+  const dmin = f64x2.splat(MIN_D), rel = f64x2.splat(TWO_M48F);
   let best = inf;
   let bestR = i64x2.splat(-1);
   let rv = i64x2(0, 1);
@@ -157,7 +106,7 @@ function toleranceByLane(k: i32, kp: i32, cap: usize, vol: usize, period: f64): 
     const q = f64x2.div(f64x2.mul(v128.load(cap + o), pv), v);
     const m = f64x2.floor(q);
     const m1 = f64x2.add(m, one);
-    const fast = v128.and(v128.and(f64x2.lt(q, lim), f64x2.gt(q, m)), f64x2.ge(f64x2.sub(m1, q), f64x2.mul(m1, rel)));
+    const fast = v128.and(v128.and(f64x2.ge(v, dmin), f64x2.gt(q, m)), f64x2.ge(f64x2.sub(m1, q), f64x2.mul(m1, rel)));
     const pos = f64x2.gt(v, zero);
     if (v128.any_true(v128.andnot(pos, fast))) return toleranceByLane(k, kp, cap, vol, period);
     const mm = v128.bitselect(m, inf, pos);
@@ -179,151 +128,233 @@ function toleranceByLane(k: i32, kp: i32, cap: usize, vol: usize, period: f64): 
       if (m < tol) { tol = m; bind = kp; }
     }
   }
-  lastBind = bind;
+  setBind(bind);
   return tol;
-}
-
-/** Row i's first bad cell (kind, start, period, window, count, volume) as a status; index in the error slot. */
-function badRow(i: i32, k: i32, kind: usize, start: usize, period: usize, window: usize, count: usize, volume: usize, scratch: usize): i32 {
-  store<i32>(scratch, i);
-  if (ldb(kind, i) != 1) return E_BOPF_KIND;
-  const s = ldf(start, i), p = ldf(period, i), w = ldf(window, i), c = ldf(count, i);
-  if (!isFiniteF64(s)) return E_BOPF_START;
-  if (!(p > 0 && isFiniteF64(p))) return E_BOPF_PERIOD;
-  if (!(w > 0 && isFiniteF64(w))) return E_BOPF_WINDOW;
-  if (!(c >= 0 && Math.floor(c) == c && isFiniteF64(c))) return E_BOPF_COUNT;
-  for (let r = 0; r < k; r++) {
-    const v = ldf(volume, i * k + r);
-    if (!(v >= 0 && isFiniteF64(v))) {
-      store<i32>(scratch, i * k + r);
-      return E_BOPF_VOLUME;
-    }
-  }
-  return OK; // not reached: the caller found a bad cell
 }
 
 /**
  * Admission of rows 0..n-1 (header). state (f64): in [0] M, [1] smallest guaranteed
  * tolerance (+Infinity: none), [2] variant (0 BoPF, 1 N-BoPF), [3] id0; out [0] M,
  * [1] the smallest guaranteed tolerance, [4] rows admitted, [5] guaranteed rows (gkey,
- * gid), [6] the id of the new smallest tolerance or -1. `hard` (K) is updated in place
- * only on OK. Returns OK or a status with the index in the first i32 of scratch. Two
- * resources per f64x2 lane pair (an odd K's last one alone): the validation, the rates
- * volume / window, the tolerance's first divisions and the resource condition; each lane
- * does the scalar operation, so the twin's scalar loops give the same bits.
+ * gid), [6] the id of the new smallest tolerance or -1, [7] (flag bit 1) the round's
+ * status: OK or BOPF_GENERAL. `hard` (K) is updated in place only on OK. Returns OK or a
+ * status with the index in the first i32 of scratch. Two resources per f64x2 lane pair
+ * (an odd K's last one alone): the validation, the rates volume / window, the
+ * tolerance's first divisions and the resource condition; each lane does the scalar
+ * operation, so the twin's scalar loops give the same bits.
+ *
+ * Flags: bit 0 "no summary rows": rate, tol and bind by admission row are not written
+ * (the admission object derives them from the kept specs when read, by the same
+ * divisions), the rate row lives in scratch; bit 1 "and the round right after admission"
+ * (decideRound): each row's allocation is computed as soon as its class is known, in the
+ * same pass (fusedRow: bopfAllocate's operations with flag bit 1, in the same order, the
+ * rate straight from the row just computed), the end checks as bopfAllocate's; state[7]
+ * says whether it stands (OK) or the general path must run (a live soft LQ, a binding
+ * round, a bad `want` cell or an infinite rate, which the general path names). Worked
+ * example: the header's, with want <1, 1> per row and C = <10, 10>: TQ elastic gets <1, 1>
+ * (step 3), LQ-0 hard gets min(rate 1, want 1, left 10) = <1, 1> (step 1), LQ-1 is a live
+ * soft LQ: state[7] = GENERAL. Edge values: rows rejected get <0, ..>; N = 0 gives OK.
  */
 export function bopfAdmit(
-  n: i32, k: i32, cap: usize, bound: usize, hard: usize, state: usize,
-  kind: usize, start: usize, period: usize, window: usize, count: usize, volume: usize,
-  cls: usize, reason: usize, id: usize, rate: usize, tol: usize, bind: usize, clsById: usize, kindById: usize, gkey: usize, gid: usize, scratch: usize,
+  n: i32, k: i32, flags: i32, cap: usize, bound: usize, hard: usize, state: usize,
+  kind: usize, start: usize, period: usize, window: usize, count: usize, volume: usize, want: usize,
+  cls: usize, reason: usize, id: usize, rate: usize, tol: usize, bind: usize, clsById: usize, kindById: usize, gkey: usize, gid: usize,
+  alloc: usize, scratch: usize,
 ): i32 {
   store<i32>(scratch, -1);
+  const round = (flags & 2) != 0;
+  if ((flags & 1) != 0 && k >= 1 && k <= 8) {
+    return admitFast(n, k, round, cap, bound, hard, state, kind, start, period, window, count, volume, want, cls, reason, id, clsById, kindById, gkey, gid, alloc, scratch);
+  }
+  const rowBytes = <usize>k << 3;
   const need = scratch + 8 + align8(<usize>n);
   // the running hard sums live in scratch until the call succeeds (K f64 after need)
-  const sums = need + (<usize>k << 3);
-  for (let r = 0; r < k; r++) stf(sums, r, ldf(hard, r));
+  const sums = need + rowBytes;
+  // the round's accumulators (as bopfAllocate's) and the rate row when none is written
+  const left = sums + rowBytes, thr = left + rowBytes, sum3 = thr + rowBytes, sum4 = sum3 + rowBytes, rbuf = sum4 + rowBytes;
+  const rows = (flags & 1) == 0;
+  for (let r = 0; r < k; r++) {
+    stf(sums, r, ldf(hard, r));
+    const c = ldf(cap, r);
+    stf(left, r, c);
+    stf(thr, r, c * EXHAUSTED);
+    stf(sum3, r, 0);
+    stf(sum4, r, 0);
+  }
   let m: f64 = ldf(state, 0);
   let minTol = ldf(state, 1);
   const nbopf = ldf(state, 2) != 0;
   const id0 = <i32>ldf(state, 3);
   const kp = k & ~1;
-  const rowBytes = <usize>k << 3;
-  const zero = f64x2.splat(0), maxv = f64x2.splat(MAXF);
+  const zero = f64x2.splat(0), maxv = f64x2.splat(MAXF), ones = i64x2.splat(-1);
   let j = 0; // admission row of the next admitted queue
   let g = 0, minId = -1; // guaranteed queues admitted; the id of the new smallest tolerance
+  let okAcc = ones; // the round's cells (want, the guarantees' rates) all fine
+  let anyG = false, general = false;
   for (let i = 0; i < n; i++) {
     const kd = ldb(kind, i);
-    const row = rate + <usize>j * rowBytes;
+    const row = rows ? rate + <usize>j * rowBytes : rbuf;
     let t: f64 = Infinity;
     let b = -1;
     const isLQ = kd == 1;
+    let pos = false; // some volume > 0: a guarantee with something left (the round's "live")
+    let rateOk = true;
+    const vol = volume + <usize>i * rowBytes;
     if (isLQ) {
       const st = ldf(start, i), pe = ldf(period, i), w = ldf(window, i), c = ldf(count, i);
-      const vol = volume + <usize>i * rowBytes;
-      let okv = f64x2.splat(0); // lanes that fail
+      let okv = zero; // lanes that fail
+      let pv = zero;
       for (let r = 0; r < kp; r += 2) {
         const v = v128.load(vol + (<usize>r << 3));
         okv = v128.or(okv, v128.not(v128.and(f64x2.ge(v, zero), f64x2.le(v, maxv))));
+        pv = v128.or(pv, f64x2.gt(v, zero));
       }
+      pos = v128.any_true(pv);
       let ok = isFiniteF64(st) && pe > 0 && isFiniteF64(pe) && w > 0 && isFiniteF64(w) && c >= 0 && Math.floor(c) == c && isFiniteF64(c) && !v128.any_true(okv);
       if (kp < k) {
         const v = ldf(vol, kp);
         if (!(v >= 0 && isFiniteF64(v))) ok = false;
+        if (v > 0) pos = true;
       }
       if (!ok) return badRow(i, k, kind, start, period, window, count, volume, scratch);
       if (c > 0) {
         const wv = f64x2.splat(w);
+        let big = zero;
         for (let r = 0; r < kp; r += 2) {
           const o = <usize>r << 3;
-          v128.store(row + o, f64x2.div(v128.load(vol + o), wv));
+          const x = f64x2.div(v128.load(vol + o), wv);
+          v128.store(row + o, x);
+          big = v128.or(big, f64x2.gt(x, maxv));
         }
-        if (kp < k) stf(row, kp, ldf(vol, kp) / w);
+        rateOk = !v128.any_true(big);
+        if (kp < k) {
+          const x = ldf(vol, kp) / w;
+          stf(row, kp, x);
+          if (x > MAXF) rateOk = false;
+        }
         t = tolerance(k, kp, cap, vol, pe);
-        b = lastBind;
+        b = bindOf();
       } else {
         for (let r = 0; r < kp; r += 2) v128.store(row + (<usize>r << 3), zero);
         if (kp < k) stf(row, kp, 0);
       }
     } else if (kd == 0) {
-      for (let r = 0; r < kp; r += 2) v128.store(row + (<usize>r << 3), zero);
-      if (kp < k) stf(row, kp, 0);
+      // a TQ's rate row: zeros (read only as a written summary row: never by the round)
+      if (rows) {
+        for (let r = 0; r < kp; r += 2) v128.store(row + (<usize>r << 3), zero);
+        if (kp < k) stf(row, kp, 0);
+      }
     } else {
       return badRow(i, k, kind, start, period, window, count, volume, scratch);
     }
     // (1) safety
     const m1 = m + 1;
+    let c: u8 = REJECTED;
     if (minTol < m1) {
       stb(cls, i, REJECTED);
       stb(reason, i, R_SAFETY);
       store<i32>(id + (<usize>i << 2), -1);
-      continue;
-    }
-    let c: u8 = ELASTIC, why: u8 = R_ALL_HELD;
-    if (isLQ) {
-      if (!(t >= m1)) {
-        why = R_FAIRNESS; // (2)
-      } else {
-        // (3) hard[r] + rate[r] <= bound[r] for every r: the new hard sums, kept only if so
-        let over = zero;
-        for (let r = 0; r < kp; r += 2) {
-          const o = <usize>r << 3;
-          const x = f64x2.add(v128.load(sums + o), v128.load(row + o));
-          v128.store(need + o, x);
-          over = v128.or(over, f64x2.gt(x, v128.load(bound + o)));
-        }
-        let fits = !v128.any_true(over);
-        if (kp < k) {
-          const x = ldf(sums, kp) + ldf(row, kp);
-          stf(need, kp, x);
-          if (x > ldf(bound, kp)) fits = false;
-        }
-        if (fits) {
-          c = HARD;
-          for (let r = 0; r < k; r++) stf(sums, r, ldf(need, r));
+    } else {
+      c = ELASTIC;
+      let why: u8 = R_ALL_HELD;
+      if (isLQ) {
+        if (!(t >= m1)) {
+          why = R_FAIRNESS; // (2)
         } else {
-          c = nbopf ? ELASTIC : SOFT;
-          why = R_RESOURCE;
+          // (3) hard[r] + rate[r] <= bound[r] for every r: the new hard sums, kept only if so
+          let over = zero;
+          for (let r = 0; r < kp; r += 2) {
+            const o = <usize>r << 3;
+            const x = f64x2.add(v128.load(sums + o), v128.load(row + o));
+            v128.store(need + o, x);
+            over = v128.or(over, f64x2.gt(x, v128.load(bound + o)));
+          }
+          let fits = !v128.any_true(over);
+          if (kp < k) {
+            const x = ldf(sums, kp) + ldf(row, kp);
+            stf(need, kp, x);
+            if (x > ldf(bound, kp)) fits = false;
+          }
+          if (fits) {
+            c = HARD;
+            // copied as they were stored (lane pairs): the next row's pair loads forward from these stores
+            for (let r = 0; r < kp; r += 2) v128.store(sums + (<usize>r << 3), v128.load(need + (<usize>r << 3)));
+            if (kp < k) stf(sums, kp, ldf(need, kp));
+          } else {
+            c = nbopf ? ELASTIC : SOFT;
+            why = R_RESOURCE;
+          }
         }
       }
+      stb(cls, i, c);
+      stb(reason, i, why);
+      store<i32>(id + (<usize>i << 2), id0 + j);
+      if (rows) {
+        stf(tol, j, t);
+        store<i32>(bind + (<usize>j << 2), b);
+      }
+      stb(clsById, j, c);
+      stb(kindById, j, isLQ ? 1 : 2);
+      if (c <= SOFT) {
+        stf(gkey, g, t);
+        store<i32>(gid + (<usize>g << 2), id0 + j);
+        g++;
+        if (t < minTol) {
+          minTol = t;
+          minId = id0 + j;
+        }
+      }
+      m += 1;
+      j++;
     }
-    stb(cls, i, c);
-    stb(reason, i, why);
-    store<i32>(id + (<usize>i << 2), id0 + j);
-    stf(tol, j, t);
-    store<i32>(bind + (<usize>j << 2), b);
-    stb(clsById, j, c);
-    stb(kindById, j, isLQ ? 1 : 2);
-    if (c <= SOFT) {
-      stf(gkey, g, t);
-      store<i32>(gid + (<usize>g << 2), id0 + j);
-      g++;
-      if (t < minTol) {
-        minTol = t;
-        minId = id0 + j;
+    if (round) {
+      // bopfAllocate's row with flag bit 1: a guarantee when admitted hard or soft as an LQ,
+      // its rate the row just computed, its remaining volume its burst volume
+      const hasG = c <= SOFT && isLQ;
+      if (hasG && !rateOk) okAcc = zero;
+      const live = hasG && pos;
+      if (live) {
+        anyG = true;
+        if (c == SOFT) general = true; // SRPT (step 2): the general path
+      }
+      const hardLive = live && c == HARD;
+      const eM = c != REJECTED && !live ? ones : zero; // step 3's rows
+      const nM = c != REJECTED ? ones : zero; // step 4's rows
+      const wantRow = want + <usize>i * rowBytes, allocRow = alloc + <usize>i * rowBytes;
+      for (let r = 0; r < kp; r += 2) {
+        const o = <usize>r << 3;
+        const w = v128.load(wantRow + o), th = v128.load(thr + o);
+        okAcc = v128.and(okAcc, v128.and(f64x2.ge(w, zero), f64x2.le(w, maxv)));
+        let a = zero;
+        if (hardLive) {
+          const l = v128.load(left + o);
+          a = f64x2.min(f64x2.min(v128.load(row + o), w), l);
+          v128.store(left + o, f64x2.sub(l, a));
+        }
+        const e = v128.and(w, v128.and(eM, f64x2.gt(w, th)));
+        v128.store(sum3 + o, f64x2.add(v128.load(sum3 + o), e));
+        const u = f64x2.sub(f64x2.sub(w, a), e);
+        const sp = v128.and(u, v128.and(nM, f64x2.gt(u, th)));
+        v128.store(sum4 + o, f64x2.add(v128.load(sum4 + o), sp));
+        v128.store(allocRow + o, f64x2.add(f64x2.add(a, e), sp));
+      }
+      if (kp < k) {
+        const w = ldf(wantRow, kp), th = ldf(thr, kp);
+        if (!(w >= 0 && w <= MAXF)) okAcc = zero;
+        let a: f64 = 0;
+        if (hardLive) {
+          const l = ldf(left, kp);
+          a = min(min(ldf(row, kp), w), l);
+          stf(left, kp, l - a);
+        }
+        const e: f64 = c != REJECTED && !live && w > th ? w : 0;
+        stf(sum3, kp, ldf(sum3, kp) + e);
+        const u = w - a - e;
+        const sp: f64 = c != REJECTED && u > th ? u : 0;
+        stf(sum4, kp, ldf(sum4, kp) + sp);
+        stf(allocRow, kp, a + e + sp);
       }
     }
-    m += 1;
-    j++;
   }
   for (let r = 0; r < k; r++) stf(hard, r, ldf(sums, r));
   stf(state, 0, m);
@@ -331,17 +362,8 @@ export function bopfAdmit(
   stf(state, 4, <f64>j);
   stf(state, 5, <f64>g);
   stf(state, 6, <f64>minId);
+  if (round) stf(state, 7, <f64>roundStatus(n, k, general || !i64x2.all_true(okAcc), anyG, cap, left, sum3, sum4));
   return OK;
-}
-
-/** clearlyFits (drf-over.ts): every resource live and sum * (1 + (N + 16) 2^-48) < avail. */
-@inline function clearlyFits(sum: usize, avail: usize, cap: usize, k: i32, n: i32): bool {
-  const margin = 1 + <f64>(n + 16) * TWO_M48;
-  for (let r = 0; r < k; r++) {
-    const a = ldf(avail, r);
-    if (!(a > ldf(cap, r) * EXHAUSTED) || !(ldf(sum, r) * margin < a)) return false;
-  }
-  return true;
 }
 
 /** Row i's first bad cell in validateRow's order (class, want, weight, rate/remaining); index in the error slot, or OK. */

@@ -3,8 +3,8 @@
 // Xeon E3, allocation "less than 1 ms"). Inputs and the decision come from
 // src/bopf/bench-scenario.ts (periodic burst specs, K = 6, kept as columns): an empty
 // admission control admits every queue, then one allocation round over all 20,000 with every
-// guaranteed LQ inside a burst — decideRound (src/bopf/decision.ts): both halves on the
-// engine's BoPF kernel (assembly/bopf.ts) over one staged block. Two forms: the columns and
+// guaranteed LQ inside a burst — decideRound (src/bopf/decision.ts): both halves in one pass
+// of the engine's BoPF kernel (assembly/bopf.ts) over one staged block. Two forms: the columns and
 // demands copied in from the caller's typed arrays on every call, or living in the engine's
 // memory (EngineAdmissionBatch, "in place"). The default cluster (capacity 1e6 per resource)
 // is uncontended, as a cluster that is not full; the contended case (3e5) has soft LQs

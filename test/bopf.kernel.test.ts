@@ -79,6 +79,68 @@ describe("BoPF kernel: WASM = JS twin, bit for bit", () => {
     ), { numRuns: 400 });
   });
 
+  it("admission without summary rows and with the fused round (flags 1, 3; K = 1..10: the K-specialised rows and the generic loop)", () => {
+    // mostly small wants, so that many rounds clearly fit (the fused round's OK path)
+    const wantCell = fc.oneof({ weight: 300, arbitrary: fc.oneof(fc.double({ min: 0, max: 0.2, noNaN: true }), fc.constant(0), fc.constant(-0), fc.constant(1e-13), fc.double({ min: 0, max: 50, noNaN: true })) },
+      { weight: 1, arbitrary: fc.constantFrom(NaN, -1, Infinity) });
+    fc.assert(fc.property(
+      fc.integer({ min: 1, max: 10 }).chain((k) => fc.tuple(
+        fc.oneof(
+          fc.array(fc.tuple(rowArb(k), fc.array(wantCell, { minLength: k, maxLength: k })), { maxLength: 25 }),
+          // runs of TQs (written in bulk when the safety condition holds for the whole run)
+          fc.array(fc.tuple(fc.integer({ min: 0, max: 12 }), rowArb(k), fc.array(wantCell, { minLength: k, maxLength: k })), { maxLength: 6 })
+            .map((runs) => runs.flatMap(([len, lq, w]) => [
+              ...Array.from({ length: len }, (_, i) => [{ ...lq, kind: 0 }, w.map((x) => x * (i + 1) / 8)] as [typeof lq, number[]]),
+              [lq, w] as [typeof lq, number[]],
+            ])),
+        ),
+        fc.array(fc.oneof(fc.integer({ min: 1, max: 10 }), fc.double({ min: 0.01, max: 100, noNaN: true })), { minLength: k, maxLength: k }),
+        fc.array(fc.double({ min: 0, max: 5, noNaN: true }), { minLength: k, maxLength: k }),
+      )),
+      fc.integer({ min: 0, max: 30 }), fc.oneof(fc.constant(Infinity), fc.integer({ min: 0, max: 40 })), fc.constantFrom(0, 1),
+      ([rows, cap, hard], m, minTol, variant) => {
+        const state = [m, minTol, variant, 7, 0, 0, 0, 0];
+        const k = cap.length, n = rows.length;
+        const run = (engine: Engine, flags: number) => {
+          const block = engine.kernels.stage("bopf", n, k);
+          const v = block.views();
+          v.capacity.set(cap);
+          v.bound.set(cap.map((c) => c * (1 + 1e-9)));
+          v.hard.set(hard);
+          v.state.set(state);
+          rows.forEach(([r, w], i) => {
+            v.kind[i] = r.kind; v.start[i] = r.start; v.period[i] = r.period; v.window[i] = r.window; v.count[i] = r.count;
+            v.volume.set(r.volume, i * k);
+            v.want.set(w, i * k);
+          });
+          const code = block.run(0, flags);
+          const ok = code === Status.OK;
+          const j = ok ? v.state[4] : 0, g = ok ? v.state[5] : 0;
+          const roundOk = ok && (flags & 2) !== 0 && v.state[7] === Status.OK;
+          return {
+            code, index: block.errorIndex(), state: bits(v.state.subarray(0, (flags & 2) !== 0 ? 8 : 7)), hard: bits(v.hard),
+            cls: bits(v.cls.subarray(0, ok ? n : 0)), reason: bits(v.reason.subarray(0, ok ? n : 0)), id: bits(v.id.subarray(0, ok ? n : 0)),
+            clsById: bits(v.clsById.subarray(0, j)), kindById: bits(v.kindById.subarray(0, j)),
+            gkey: bits(v.gkey.subarray(0, g)), gid: bits(v.gid.subarray(0, g)),
+            roundOk, alloc: roundOk ? bits(v.allocation.subarray(0, n * k)) : "",
+          };
+        };
+        for (const flags of [1, 3]) expect(run(wasm, flags)).toEqual(run(js, flags));
+        // the fused round is the admission followed by the allocation pass after it (flag bit 1)
+        for (const engine of [wasm, js]) {
+          const fused = run(engine, 3);
+          const block = engine.kernels.stage("bopf", n, k);
+          const seq = run(engine, 0);
+          const code = seq.code === Status.OK ? block.run(1, 2) : seq.code;
+          expect({ ...fused, state: fused.state.split(",").slice(0, 7).join(","), roundOk: false, alloc: "" }).toEqual(seq);
+          if (seq.code !== Status.OK) continue;
+          expect(fused.roundOk).toBe(code === Status.OK);
+          if (code === Status.OK) expect(fused.alloc).toBe(bits(block.views().allocation.subarray(0, n * k)));
+        }
+      },
+    ), { numRuns: 500 });
+  });
+
   it("allocation: statuses and allocations on random rounds (weights, guarantees, after-admission mode)", () => {
     const cell = fc.oneof(fc.double({ min: 0, max: 50, noNaN: true }), fc.constant(0), fc.constant(-0), fc.integer({ min: 0, max: 50 }),
       fc.constantFrom(NaN, -1, 1e-13));
@@ -131,6 +193,43 @@ describe("BoPF kernel: WASM = JS twin, bit for bit", () => {
           expect(v.tol[0]).toBe(toleratedCount(d, 1 * fair));
         }
       }
+    }), { numRuns: 300 });
+  });
+});
+
+describe("BoPF kernel: fastCount with a subnormal volume", () => {
+  // fair = C * period a tiny normal number, d subnormal: fl(fair / (m + 1)) rounds to d by an
+  // absolute error far above d's relative margin, so floor(q) is below the count (the shortcut
+  // took floor(q) here before it required d >= 2^-1020)
+  const tolOf = (engine: Engine, d: number, fair: number, flags: number): number => {
+    const block = engine.kernels.stage("bopf", 1, 1);
+    const v = block.views();
+    v.capacity[0] = fair; v.bound[0] = Infinity; v.hard[0] = 0; v.state.set([0, Infinity, 0, 0, 0, 0, 0, 0]);
+    v.kind[0] = 1; v.start[0] = 0; v.period[0] = 1; v.window[0] = 1; v.count[0] = 3; v.volume[0] = d;
+    expect(block.run(0, flags)).toBe(Status.OK);
+    return flags === 0 ? v.tol[0] : v.gkey[0]; // admitted hard (bound +Infinity): its tolerance is the heap key
+  };
+  it("the kernel's tolerance is bursts.ts toleratedCount (both engines, summary rows or not)", () => {
+    const worked: Array<[number, number]> = [[7.521349e-317, 4.706132417670895e-308], [6.8105146e-317, 4.3870463226265766e-308]];
+    expect(toleratedCount(7.521349e-317, 4.706132417670895e-308)).toBe(625703251);
+    expect(Math.floor(4.706132417670895e-308 / 7.521349e-317)).toBe(625703231);
+    fc.assert(fc.property(
+      fc.array(fc.tuple(fc.integer({ min: 1, max: 2 ** 24 }), fc.double({ min: 1, max: 64, noNaN: true })), { minLength: 1, maxLength: 6 }),
+      (cases) => {
+        for (const [d, fair] of [...worked, ...cases.map(([kk, f]): [number, number] => [kk * 2 ** -1074, f * 2 ** -1022])]) {
+          for (const engine of [wasm, js]) for (const flags of [0, 1]) expect(tolOf(engine, d, fair, flags)).toBe(toleratedCount(d, fair));
+        }
+      },
+    ), { numRuns: 200 });
+  });
+
+  it("toleratedCount: far from its estimate, it still returns the boundary of d <= fair / m (in a few divisions, where stepping by one took up to 2^40 steps)", () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 64 }), fc.double({ min: 2 ** 30, max: 2 ** 49, noNaN: true }), (kk, q) => {
+      const d = kk * 2 ** -1074, fair = d * q; // fair / x rounds to a multiple of 2^-1074
+      const m = toleratedCount(d, fair);
+      expect(Number.isInteger(m) && m >= 0).toBe(true);
+      expect(m === 0 || d <= fair / m).toBe(true);
+      expect(d <= fair / (m + 1)).toBe(false);
     }), { numRuns: 300 });
   });
 });
@@ -199,6 +298,24 @@ describe.each(backends)("admitBatch and decideRound on the engine (%s)", (_name,
         }
       },
     ), { numRuns: 150 });
+  });
+
+  it("the specs kept for seriesOfId: one LQ run, many runs (past the run-by-run copies), with rejections", () => {
+    for (const [n, every, c, p0] of [[40, 40, 4000, 5000], [400, 2, 4000, 5000], [300, 3, 4, 50]] as const) {
+      const specs: Spec[] = Array.from({ length: n }, (_, i) => i % every === 0 ? { kind: "TQ" } :
+        { kind: "LQ", bursts: { start: i, period: p0 + 37 * i, window: 10 + (i % 7), volume: [i % 5, 1 + (i % 3)], count: 1 + (i % 4) } });
+      const a = new BopfAdmissionControl([c, c]), b = new BopfAdmissionControl([c, c]);
+      const out = emptyBatchOutcome(n);
+      b.admitBatch(batchOf(specs), out, "batch", engine);
+      if (c === 4) expect(out.id.subarray(0, n).includes(-1)).toBe(true); // some rejected: ids no longer rows
+      specs.forEach((q, i) => {
+        const r = a.admit(q.kind === "TQ" ? { name: `q${i}`, kind: "TQ" } : { name: `q${i}`, kind: "LQ", bursts: q.bursts });
+        expect(["hard", "soft", "elastic", "rejected"][out.cls[i]]).toBe(r.class);
+        if (out.id[i] < 0 || q.kind === "TQ") return;
+        const sa = a.seriesOf(`q${i}`)!, sb = b.seriesOfId(out.id[i])!;
+        expect([sb.tolerance, sb.binding, sb.burst(3), bits(sb.maxRate)]).toEqual([sa.tolerance, sa.binding, sa.burst(3), bits(sa.maxRate)]);
+      });
+    }
   });
 
   it("decideRound = admitBatch + allocateInstantFlat over the same round, bit for bit (in place and copied)", () => {

@@ -35,11 +35,11 @@ import {
   burstSeries, isPeriodic, periodicSummary, PeriodicSeries, type BurstSeries, type BurstsInput, type PeriodicBursts, type SummaryOut,
 } from "./bursts.js";
 import { LazyMinHeap } from "./min-heap.js";
-import { KIND_LQ, validateBatchShape, type AdmissionBatch, type BatchOutcome } from "./admission-batch.js";
+import { KIND_LQ, KIND_TQ, validateBatchShape, type AdmissionBatch, type BatchOutcome } from "./admission-batch.js";
 import { admitError, admitOnBlock, blockFor, copyIn } from "./batch-kernel.js";
 import type { Engine } from "../engine/engine.js";
 import { Status } from "../kernels/status.js";
-import { BopfScratch, bopfAdmitKernel } from "../kernels/js/bopf.js";
+import { BopfScratch, bopfAdmitKernel, summaryRow } from "../kernels/js/bopf.js";
 
 export type BopfClass = "hard" | "soft" | "elastic" | "rejected";
 /** The condition that decided the class, or 'all-held' when every condition checked held. */
@@ -159,6 +159,14 @@ export class BopfAdmissionControl {
   private pVolume: Float64Array;
   private nextId = 0;
   private admitted = 0;
+  /**
+   * Ids [lazyLo, lazyHi) may hold batch rows whose rate, tol and bind rows are not written
+   * yet: admitBatch leaves them to be derived from the kept specs (summaryRow, the kernel's
+   * divisions) when first read — rates, seriesOfId, a hard leave — so a batch whose
+   * summaries nobody reads never writes them.
+   */
+  private lazyLo = 0;
+  private lazyHi = 0;
   /** Set by decide(): the detail's ingredients of the last decision. */
   private dWhat = 0;
   private dId = 0;
@@ -205,6 +213,7 @@ export class BopfAdmissionControl {
     this.fromBatch.fill(0, 0, this.nextId);
     this.nextId = 0;
     this.admitted = 0;
+    this.lazyLo = this.lazyHi = 0;
   }
 
   /** M: the number of queues currently admitted (H + S + E). */
@@ -259,7 +268,27 @@ export class BopfAdmissionControl {
 
   /** Row `id` of the per-resource rates max_n r(n) (K numbers from id * K; zeros for TQs). */
   get rates(): Float64Array {
+    this.summarize();
     return this.rate;
+  }
+
+  /** Writes the rate, tol and bind rows admitBatch left to derive (lazyLo..lazyHi). */
+  private summarize(): void {
+    const hi = this.lazyHi, k = this.k, s = this.kscratch;
+    if (hi === this.lazyLo) return;
+    s.ensure(0, k);
+    for (let id = this.lazyLo; id < hi; id++) {
+      const fb = this.fromBatch[id];
+      if (fb === BATCH_LQ) {
+        this.tol[id] = summaryRow(k, this.capacity, this.pVolume, id * k, this.pWindow[id], this.pPeriod[id], this.pCount[id], this.rate, id * k, s);
+        this.bind[id] = s.bind;
+      } else if (fb === BATCH_TQ) {
+        this.rate.fill(0, id * k, id * k + k);
+        this.tol[id] = Infinity;
+        this.bind[id] = -1;
+      }
+    }
+    this.lazyLo = this.lazyHi = 0;
   }
 
   /** Removes an admitted queue and releases its guarantee. Returns false when unknown. */
@@ -385,6 +414,17 @@ export class BopfAdmissionControl {
    * there (EngineAdmissionBatch) — else the JS twin runs over this control's own arrays.
    */
   admitBatch(b: AdmissionBatch, out: BatchOutcome, field = "batch", engine: Engine | null = null): void {
+    this.admitRows(b, out, field, engine, null);
+  }
+
+  /**
+   * admitBatch on `engine`, and with `want` (N*K, checked by the caller) the allocation
+   * round right after it in the same kernel pass (decideRound): returns that round's status
+   * (Status.OK: the allocation is in the engine block's `allocation`; else BopfGeneral: the
+   * caller runs the general path), or Status.OK without `want`.
+   * @internal decision.ts
+   */
+  admitRows(b: AdmissionBatch, out: BatchOutcome, field: string, engine: Engine | null, want: Float64Array | null): number {
     const k = this.k;
     validateBatchShape(b, k, field);
     const n = b.n;
@@ -409,16 +449,15 @@ export class BopfAdmissionControl {
     st[4] = 0;
     let j: number;
     let gkey: Float64Array, gid: Int32Array;
+    let round = Status.OK;
     if (engine !== null) {
       const block = blockFor(engine, b, k);
-      j = admitOnBlock(block, b, k, this.capacity, this.capSlack, this.hardRate, st, field);
+      j = admitOnBlock(block, b, k, this.capacity, this.capSlack, this.hardRate, st, field, want);
+      if (want !== null) round = st[7];
       const v = block.views();
       copyIn(out.cls, v.cls, n);
       copyIn(out.reason, v.reason, n);
       if (out.id !== v.id) out.id.set(v.id.subarray(0, n));
-      this.rate.set(v.rate.subarray(0, j * k), id0 * k);
-      this.tol.set(v.tol.subarray(0, j), id0);
-      this.bind.set(v.bind.subarray(0, j), id0);
       this.cls.set(v.clsById.subarray(0, j), id0);
       this.fromBatch.set(v.kindById.subarray(0, j), id0);
       this.hardRate.set(v.hard);
@@ -429,9 +468,9 @@ export class BopfAdmissionControl {
       // become the state only on success
       const sums = this.need;
       sums.set(this.hardRate);
-      const code = bopfAdmitKernel(n, k, this.capacity, this.capSlack, sums, st, b.kind, b.start, b.period, b.window, b.count, b.volume,
-        out.cls, out.reason, out.id, this.rate.subarray(id0 * k), this.tol.subarray(id0), this.bind.subarray(id0),
-        this.cls.subarray(id0), this.fromBatch.subarray(id0), this.kgkey, this.kgid, this.kscratch);
+      if (want !== null) throw new Error("admitRows: the fused round needs an engine");
+      const code = bopfAdmitKernel(n, k, 1, this.capacity, this.capSlack, sums, st, b.kind, b.start, b.period, b.window, b.count, b.volume, NO_F64,
+        out.cls, out.reason, out.id, NO_F64, NO_F64, NO_I32, this.cls.subarray(id0), this.fromBatch.subarray(id0), this.kgkey, this.kgid, NO_F64, this.kscratch);
       if (code !== Status.OK) throw admitError(b, code, this.kscratch.errIndex, k, field);
       j = st[4];
       this.need = this.hardRate;
@@ -444,6 +483,12 @@ export class BopfAdmissionControl {
     const g = st[5];
     if (g > 0) this.guaranteed.appendUnordered(gkey, gid, g, st[1], st[6] >= 0 ? st[6] : topId >= 0 ? topId : gid[0]);
     this.commitBatch(b, out, id0, j);
+    // the summary rows of ids id0.. are derived when read
+    if (j > 0) {
+      if (this.lazyHi === this.lazyLo) this.lazyLo = id0;
+      this.lazyHi = id0 + j;
+    }
+    return round;
   }
 
   /**
@@ -455,11 +500,16 @@ export class BopfAdmissionControl {
     const n = b.n, k = this.k;
     const oid = out.id;
     if (j === n) {
-      this.pStart.set(b.start.subarray(0, n), id0);
-      this.pPeriod.set(b.period.subarray(0, n), id0);
-      this.pWindow.set(b.window.subarray(0, n), id0);
-      this.pCount.set(b.count.subarray(0, n), id0);
-      this.pVolume.set(b.volume.subarray(0, n * k), id0 * k);
+      // every row admitted (row i is id id0 + i): the LQ rows' specs, run by run (a TQ's are
+      // never read); past RUNS runs, the rest whole (a run costs five subarray copies)
+      const kind = b.kind;
+      let lo = kind.indexOf(KIND_LQ);
+      for (let runs = 0; lo !== -1 && lo < n; runs++) {
+        let hi = runs < RUNS ? kind.indexOf(KIND_TQ, lo) : n;
+        if (hi === -1 || hi > n) hi = n;
+        this.copySpecs(b, lo, hi, id0);
+        lo = hi < n ? kind.indexOf(KIND_LQ, hi) : -1;
+      }
     } else {
       const { start, period, window, count, volume } = b;
       for (let i = 0; i < n; i++) {
@@ -474,6 +524,16 @@ export class BopfAdmissionControl {
     }
     this.nextId = id0 + j;
     this.admitted += j;
+  }
+
+  /** The specs of batch rows [lo, hi) into ids id0 + lo.. (the columns kept for seriesOfId and the summary rows). */
+  private copySpecs(b: AdmissionBatch, lo: number, hi: number, id0: number): void {
+    const k = this.k, at = id0 + lo;
+    this.pStart.set(b.start.subarray(lo, hi), at);
+    this.pPeriod.set(b.period.subarray(lo, hi), at);
+    this.pWindow.set(b.window.subarray(lo, hi), at);
+    this.pCount.set(b.count.subarray(lo, hi), at);
+    this.pVolume.set(b.volume.subarray(lo * k, hi * k), at * k);
   }
 
   /** Doubles the rows, or makes room for `atLeast` rows at once (one copy for a whole batch). */
@@ -492,6 +552,7 @@ export class BopfAdmissionControl {
   }
 
   private seriesById(id: number): BurstSeries | null {
+    this.summarize();
     const s = this.series[id];
     if (s) return s;
     let b = this.bursts[id];
@@ -545,6 +606,7 @@ export class BopfAdmissionControl {
 
   /** From scratch on a hard leave, so subtraction never leaves float residue behind. */
   private recomputeHardRate(): void {
+    this.summarize();
     const hard = this.hardRate, k = this.k;
     hard.fill(0);
     // ids ascend in admission order, the order the running sum was built in
@@ -553,6 +615,10 @@ export class BopfAdmissionControl {
     }
   }
 }
+
+const NO_F64 = new Float64Array(0), NO_I32 = new Int32Array(0);
+/** commitBatch: LQ runs copied one by one before the rest is copied whole. */
+const RUNS = 64;
 
 const REASONS: readonly BopfReason[] = ["safety", "all-held", "fairness", "resource", "all-held"];
 /** The same reasons as codes of BATCH_REASONS (safety, fairness, resource, all-held), by D_*. */

@@ -52,12 +52,16 @@ export function copyIn(dst: Float64Array | Uint8Array, src: Float64Array | Uint8
 
 /**
  * Admission on the engine: the columns copied into `block` (unless they are its views), the
- * kernel run, its state copied back into `state`; returns the number of rows admitted (their
- * rate, tol and bind rows, and cls, reason, id by row, are in the block's views) or throws
- * the row's InputError.
+ * kernel run without summary rows (flag bit 0: the caller derives rates, tolerances and
+ * binding resources from the specs when read), its state copied back into `state`; returns
+ * the number of rows admitted (cls, reason, id by row, class and kind by admission row and
+ * the guaranteed lists are in the block's views) or throws the row's InputError. With
+ * `want` (N*K), the round right after admission runs in the same pass (flag bit 1): its
+ * allocation in the block's `allocation`, its status (OK or BopfGeneral) in state[7].
  */
 export function admitOnBlock(
   block: KernelBlock<"bopf">, b: AdmissionBatch, k: number, capacity: Float64Array, bound: Float64Array, hard: Float64Array, state: Float64Array, field: string,
+  want: Float64Array | null = null,
 ): number {
   const n = b.n;
   const v = block.views();
@@ -71,7 +75,8 @@ export function admitOnBlock(
   copyIn(v.window, b.window, n);
   copyIn(v.count, b.count, n);
   copyIn(v.volume, b.volume, n * k);
-  const code = block.run(0, 0);
+  if (want !== null) copyIn(v.want, want, n * k);
+  const code = block.run(0, want !== null ? 3 : 1);
   if (code !== Status.OK) throw admitError(b, code, block.errorIndex(), k, field);
   state.set(v.state.subarray(0, 8));
   return v.state[4];

@@ -5,7 +5,7 @@
 // columns a scheduler holding 20,000 queues keeps (for admitBatch); `run` is the timed
 // decision: an empty admission control (reset, its rows reused) admits every queue from
 // the columns, then one allocation round over the admission's own outputs (decideRound: no
-// per-queue objects, both halves on the engine's BoPF kernel).
+// per-queue objects, both halves in one pass of the engine's BoPF kernel).
 import type { Engine } from "../engine/engine.js";
 import { BopfAdmissionControl, type BopfClass, type BopfQueueInput } from "./admission.js";
 import { emptyAdmissionBatch, setPeriodicRow, type AdmissionBatch } from "./admission-batch.js";
@@ -72,8 +72,8 @@ export function buildBopfBench(lqs = 10_000, tqs = 10_000, bursts = 500, seed = 
 
 /**
  * Admits every queue, then computes one allocation with every guaranteed LQ inside a
- * burst: decideRound (src/bopf/decision.ts), both halves on the engine's BoPF kernel over
- * one staged block. `batch` and `want` default to the input's columns (copied into the
+ * burst: decideRound (src/bopf/decision.ts), both halves in one pass of the engine's BoPF
+ * kernel over one staged block. `batch` and `want` default to the input's columns (copied into the
  * engine); an EngineAdmissionBatch filled with the same rows (and its `want`) is read in place.
  */
 export function runBopfBench(engine: Engine, input: BopfBenchInput, batch: AdmissionBatch = input.batch, want: Float64Array = input.want): BopfBenchResult {

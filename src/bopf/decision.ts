@@ -2,10 +2,11 @@
 // experiment, §5.2.4): admitBatch of N queues, then one allocation round in which every
 // guaranteed LQ (hard or soft) is inside its first burst — its rate is its admitted max
 // rate, its remaining volume the whole burst volume — and every queue wants `want`.
-// Both halves run on the engine's BoPF kernel (assembly/bopf.ts) over ONE staged block:
-// the admission's classes, ids and rates stay in the engine's memory and the allocation
-// pass reads them there (flag "after admission"); the round goes to the general path of
-// allocate.ts (SRPT, DRF) only when it is contended, with the same numbers as
+// Both halves run in ONE pass of the engine's BoPF kernel (assembly/bopf.ts, bopfAdmit
+// with flag bit 1) over one staged block: each row's allocation is computed as soon as its
+// class is known, its rate straight from the division that admitted it, so nothing by row
+// is written for the round to read back; the round goes to the general path of allocate.ts
+// (SRPT, DRF) only when it is contended, with the same numbers as
 // allocateInstantFlat(.., { steps: false }) over the equivalent InstantBatch.
 //
 // Worked example (K = 2, C = <1, 1>): a TQ wanting <0.1, 0.1>, then an LQ bursting
@@ -23,7 +24,7 @@ import { Status } from "../kernels/status.js";
 import type { BopfAdmissionControl } from "./admission.js";
 import { KIND_LQ, emptyBatchOutcome, type AdmissionBatch, type BatchOutcome } from "./admission-batch.js";
 import { allocationOnlyGeneral, InstantWorkspace, type InstantBatch } from "./allocate.js";
-import { blockFor, copyIn } from "./batch-kernel.js";
+import { blockFor } from "./batch-kernel.js";
 
 /** What decideRound reuses across calls (grows as needed). */
 export class DecisionWorkspace {
@@ -41,7 +42,7 @@ export class DecisionWorkspace {
   }
 
   /** The round as an InstantBatch (the general path's input): guarantees copied to their queues' rows. */
-  instantBatch(ac: BopfAdmissionControl, b: AdmissionBatch, want: Float64Array, k: number): InstantBatch {
+  instantBatch(b: AdmissionBatch, want: Float64Array, k: number): InstantBatch {
     const n = b.n, nk = n * k;
     if (this.rate.length < nk) {
       this.rate = new Float64Array(nk);
@@ -51,17 +52,22 @@ export class DecisionWorkspace {
     if (this.want.length < nk) this.want = new Float64Array(nk);
     const w = this.want.subarray(0, nk);
     w.set(want.subarray(0, nk));
-    const { cls, id } = this.out;
-    const rates = ac.rates, volume = b.volume, kind = b.kind, hg = this.hasGuarantee, rate = this.rate, rem = this.remaining;
+    const cls = this.out.cls;
+    // the guarantee's rate is the admission's (volume / window, the kernel's division; 0 for
+    // count 0), from the batch's columns: not ac.rates, which would derive every admitted
+    // row's summary (tolerance counts included) to read the guaranteed rows' rates
+    const { volume, window, count, kind } = b;
+    const hg = this.hasGuarantee, rate = this.rate, rem = this.remaining;
     for (let i = 0; i < n; i++) {
       const c = cls[i];
       const g = (c === 0 || c === 1) && kind[i] === KIND_LQ;
       hg[i] = g ? 1 : 0;
       if (!g) continue;
-      const row = id[i] * k, base = i * k;
+      const base = i * k, w = window[i], some = count[i] > 0;
       for (let r = 0; r < k; r++) {
-        rate[base + r] = rates[row + r];
-        rem[base + r] = volume[base + r];
+        const v = volume[base + r];
+        rate[base + r] = some ? v / w : 0;
+        rem[base + r] = v;
       }
     }
     return { n, cls: this.out.cls.subarray(0, n), want: w, weight: null, hasGuarantee: hg, rate, remaining: rem };
@@ -90,14 +96,10 @@ export function decideRound(
   // checked before admission: a misuse must not leave the batch admitted without its round
   if (!(want instanceof Float64Array) || want.length < nk) throw new InputError("want", `expected a Float64Array of N*K = ${nk} numbers`);
   dw.ensure(n);
-  ac.admitBatch(b, dw.out, field, engine);
-  // the block admitBatch ran on (a transient block is still the staged one: nothing was staged since)
-  const block = blockFor(engine, b, k);
-  const v = block.views();
-  copyIn(v.want, want, nk);
-  const code = block.run(1, 2);
-  if (code === Status.OK) return { out: dw.out, allocation: v.allocation.subarray(0, nk) };
+  const code = ac.admitRows(b, dw.out, field, engine, want);
+  // the block admission ran on (a transient block is still the staged one: nothing was staged since)
+  if (code === Status.OK) return { out: dw.out, allocation: blockFor(engine, b, k).views().allocation.subarray(0, nk) };
   // contended, or a bad cell (the general path names it): the same round over an InstantBatch
-  const inst = dw.instantBatch(ac, b, want, k);
+  const inst = dw.instantBatch(b, want, k);
   return { out: dw.out, allocation: allocationOnlyGeneral(engine, ac.capacity, inst, dw.ws).allocation };
 }

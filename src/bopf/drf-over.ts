@@ -118,6 +118,28 @@ function scanRows(
   live: Int32Array, exhausted: Uint8Array, thr: Float64Array, sum: Float64Array,
 ): number {
   let any = 0, weightsInRange = true;
+  if (kl === k) {
+    // no resource exhausted (the usual round): nothing blocks a row, and a row without
+    // demand above the residue adds nothing to the sums, so one loop per row does both
+    for (let i = 0; i < n; i++) {
+      const base = i * k;
+      let some = false;
+      for (let r = 0; r < k; r++) {
+        const w = wants[base + r];
+        if (w > thr[r]) {
+          sum[r] += w;
+          some = true;
+        }
+      }
+      if (!some) continue;
+      any = 1;
+      if (weights !== null) {
+        const wt = weights[i];
+        if (!(wt >= W_MIN && wt <= W_MAX)) weightsInRange = false;
+      }
+    }
+    return any === 0 ? 0 : weightsInRange ? 1 : 2;
+  }
   for (let i = 0; i < n; i++) {
     const base = i * k;
     let blocked = false, some = false;
@@ -157,6 +179,16 @@ function wholeDemands(wants: Float64Array, out: Float64Array, n: number, k: numb
 function stageDemands(
   wants: Float64Array, dem: Float64Array, n: number, k: number, kl: number, live: Int32Array, exhausted: Uint8Array, thr: Float64Array,
 ): void {
+  if (kl === k) {
+    // no resource exhausted: the same rows, without the blocked test and the live indirection
+    for (let x = 0; x < n * k; x += k) {
+      for (let r = 0; r < k; r++) {
+        const w = wants[x + r];
+        dem[x + r] = w > thr[r] ? w : 0;
+      }
+    }
+    return;
+  }
   for (let i = 0; i < n; i++) {
     const base = i * k, row = i * kl;
     let blocked = false;
@@ -176,6 +208,14 @@ function stageDemands(
 
 /** out = lambda * staged demand on the live resources, 0 elsewhere. */
 function scatterShares(lam: Float64Array, dem: Float64Array, out: Float64Array, n: number, k: number, kl: number, live: Int32Array): void {
+  if (kl === k) {
+    for (let i = 0; i < n; i++) {
+      const x = lam[i], base = i * k;
+      if (x > 0) for (let r = 0; r < k; r++) out[base + r] = x * dem[base + r];
+      else for (let r = 0; r < k; r++) out[base + r] = 0;
+    }
+    return;
+  }
   for (let i = 0; i < n; i++) {
     const x = lam[i];
     const base = i * k, row = i * kl;

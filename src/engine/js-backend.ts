@@ -39,7 +39,7 @@ const CALLS: { readonly [K in KernelName]: (v: KernelViews[K], s: Scratches, a: 
   crv: (v, s, q, t, thr) =>
     crvReorderKernel(q, t, v.offsets, v.score, v.runtime, v.slack, v.mode, thr, v.order, v.slackOut, s.crv),
   bopf: (v, s, n, k, mode, flags) => mode === 0
-    ? bopfAdmitKernel(n, k, v.capacity, v.bound, v.hard, v.state, v.kind, v.start, v.period, v.window, v.count, v.volume, v.cls, v.reason, v.id, v.rate, v.tol, v.bind, v.clsById, v.kindById, v.gkey, v.gid, s.bopf)
+    ? bopfAdmitKernel(n, k, flags, v.capacity, v.bound, v.hard, v.state, v.kind, v.start, v.period, v.window, v.count, v.volume, v.want, v.cls, v.reason, v.id, v.rate, v.tol, v.bind, v.clsById, v.kindById, v.gkey, v.gid, v.allocation, s.bopf)
     : bopfAllocateKernel(n, k, flags, v.capacity, v.cls, v.hasGuarantee, v.kind, v.id, v.state, v.want, v.rate, flags & 2 ? v.volume : v.remaining, v.weight, v.allocation, s.bopf),
 };
 

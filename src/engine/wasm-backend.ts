@@ -16,7 +16,7 @@ export interface FairschedExports {
   ltrfScratchBytes(n: number): number;
   crvReorder(q: number, t: number, off: number, score: number, rt: number, slack: number, mode: number, thr: number, order: number, slackOut: number, scratch: number): number;
   crvScratchBytes(t: number): number;
-  bopfAdmit(n: number, k: number, cap: number, bound: number, hard: number, state: number, kind: number, start: number, period: number, window: number, count: number, volume: number, cls: number, reason: number, id: number, rate: number, tol: number, bind: number, clsById: number, kindById: number, gkey: number, gid: number, scratch: number): number;
+  bopfAdmit(n: number, k: number, flags: number, cap: number, bound: number, hard: number, state: number, kind: number, start: number, period: number, window: number, count: number, volume: number, want: number, cls: number, reason: number, id: number, rate: number, tol: number, bind: number, clsById: number, kindById: number, gkey: number, gid: number, alloc: number, scratch: number): number;
   bopfAllocate(n: number, k: number, flags: number, cap: number, cls: number, hasG: number, kind: number, id: number, state: number, want: number, rate: number, rem: number, weight: number, alloc: number, scratch: number): number;
   bopfScratchBytes(n: number, k: number): number;
 }
@@ -38,9 +38,9 @@ const CALLS: { readonly [K in KernelName]: (x: FairschedExports, p: Ptrs, a: num
     x.ltrf(n, k, p.free, p.tasks, p.pending, p.usage, w ? p.weights : 0, p.increments, flags, p.count, p.usageOut, p.freeOut, p.scratch),
   crv: (x, p, q, t, thr) =>
     x.crvReorder(q, t, p.offsets, p.score, p.runtime, p.slack, p.mode, thr, p.order, p.slackOut, p.scratch),
-  // mode 0 admission, 1 allocation (flags bit 1: remaining volumes are the admission's burst volumes)
+  // mode 0 admission (flags bit 0: no summary rows, bit 1: and the round), 1 allocation (flags bit 1: remaining volumes are the admission's burst volumes)
   bopf: (x, p, n, k, mode, flags) => mode === 0
-    ? x.bopfAdmit(n, k, p.capacity, p.bound, p.hard, p.state, p.kind, p.start, p.period, p.window, p.count, p.volume, p.cls, p.reason, p.id, p.rate, p.tol, p.bind, p.clsById, p.kindById, p.gkey, p.gid, p.scratch)
+    ? x.bopfAdmit(n, k, flags, p.capacity, p.bound, p.hard, p.state, p.kind, p.start, p.period, p.window, p.count, p.volume, p.want, p.cls, p.reason, p.id, p.rate, p.tol, p.bind, p.clsById, p.kindById, p.gkey, p.gid, p.allocation, p.scratch)
     : x.bopfAllocate(n, k, flags, p.capacity, p.cls, p.hasGuarantee, p.kind, p.id, p.state, p.want, p.rate, flags & 2 ? p.volume : p.remaining, p.weight, p.allocation, p.scratch),
 };
 

@@ -60,7 +60,7 @@ export interface BopfStage {
   capacity: Float64Array; // K
   bound: Float64Array; // K: C * (1 + tolerance), the resource condition's bound
   hard: Float64Array; // K, in/out: the hard LQs' rate sums
-  state: Float64Array; // 8, in/out: M, smallest guaranteed tolerance, variant, id0; out [4]: rows admitted, [5]: guaranteed admitted, [6]: id of the new smallest (-1: unchanged)
+  state: Float64Array; // 8, in/out: M, smallest guaranteed tolerance, variant, id0; out [4]: rows admitted, [5]: guaranteed admitted, [6]: id of the new smallest (-1: unchanged), [7]: the fused round's status
   start: Float64Array; // N
   period: Float64Array; // N
   window: Float64Array; // N
@@ -99,7 +99,8 @@ export type KernelName = keyof KernelViews;
  * and size, and the kernel call over them. `a`, `b` are (N, K), or (Q, T) for crv.
  * The two scalar arguments of `run` are per kernel: drf (useWeights 0/1, useOffsets 0/1),
  * srpt (unused), ltrf (useWeights 0/1, flags), crv (slackThreshold, unused), bopf (0: admission,
- * 1: allocation; flags of the allocation: bit 0 weights, bit 1 the round right after admission).
+ * its flags: bit 0 no rate/tol/bind rows, bit 1 and the round right after it, fused; 1: allocation,
+ * its flags: bit 0 weights, bit 1 the round right after admission).
  */
 export interface KernelBlock<K extends KernelName = KernelName> {
   readonly kernel: K;

@@ -1,14 +1,17 @@
 // Pure-TS twin of assembly/bopf.ts (the BoPF admission of a batch of queues over columns,
 // and the allocation round's uncontended allocation-only pass; the algorithm, worked
 // examples and edge values are documented there). The same operations in the same order
-// (the K divisions volume / window, toleratedCount's divisions, the same sums), so the two
-// backends agree bit for bit; BopfAdmissionControl.admitBatch without an engine calls
-// bopfAdmitKernel directly over its own arrays.
+// as the generic WASM loop (the K divisions volume / window, toleratedCount's divisions,
+// the same sums), so the two backends agree bit for bit; the WASM rows specialised by K
+// (assembly/bopf/fast.ts: pmin for min, the tolerance as a lane minimum, TQ runs in bulk)
+// argue there, shortcut by shortcut, that they give these same bits, and the differential
+// tests compare them with this twin. BopfAdmissionControl.admitBatch without an engine
+// calls bopfAdmitKernel directly over its own arrays.
 import { Status } from "../status.js";
 
 const HARD = 0, SOFT = 1, ELASTIC = 2, REJECTED = 3;
 const R_SAFETY = 0, R_FAIRNESS = 1, R_RESOURCE = 2, R_ALL_HELD = 3;
-const TWO50 = 2 ** 50, TWO40 = 2 ** 40, TWO_M30 = 2 ** -30;
+const TWO50 = 2 ** 50, TWO_M48F = 2 ** -48, MIN_D = 2 ** -1020;
 const EXHAUSTED = 1e-12, W_MIN = 2 ** -900, W_MAX = 2 ** 900, MAXF = Number.MAX_VALUE, TWO_M48 = 2 ** -48;
 
 /** The kernels' scratch (K-sized sums, N live flags) and the error index. */
@@ -21,30 +24,51 @@ export class BopfScratch {
   thr = new Float64Array(0);
   sum3 = new Float64Array(0);
   sum4 = new Float64Array(0);
+  /** the rate row of bopfAdmitKernel when no summary rows are written */
+  rbuf = new Float64Array(0);
   /** the binding resource of the last tolerance() call */
   bind = -1;
   ensure(n: number, k: number): void {
     if (this.live.length < n) this.live = new Uint8Array(Math.max(n, this.live.length * 2));
     if (this.need.length < k) {
       this.need = new Float64Array(k); this.sums = new Float64Array(k); this.left = new Float64Array(k);
-      this.thr = new Float64Array(k); this.sum3 = new Float64Array(k); this.sum4 = new Float64Array(k);
+      this.thr = new Float64Array(k); this.sum3 = new Float64Array(k); this.sum4 = new Float64Array(k); this.rbuf = new Float64Array(k);
     }
   }
 }
 
-/** bursts.ts toleratedCount, the same divisions. */
+/** bursts.ts toleratedCount, the same divisions (the doubling steps, then bisection). */
 function toleratedCount(d: number, fair: number): number {
   if (!(d > 0)) return Infinity;
-  let m = Math.floor(fair / d);
+  const m = Math.floor(fair / d);
   if (!(m < TWO50)) return m;
-  while (m >= 1 && !(d <= fair / m)) m -= 1;
-  while (d <= fair / (m + 1)) m += 1;
-  return m;
+  let lo: number, hi: number;
+  if (m < 1 || d <= fair / m) {
+    lo = m;
+    hi = m + 1;
+    for (let step = 2; d <= fair / hi; step *= 2) {
+      lo = hi;
+      hi = m + step;
+    }
+  } else {
+    hi = m;
+    lo = m - 1;
+    for (let step = 2; lo >= 1 && !(d <= fair / lo); step *= 2) {
+      hi = lo;
+      lo = Math.max(0, m - step);
+    }
+  }
+  while (hi - lo > 1) {
+    const mid = lo + Math.floor((hi - lo) / 2);
+    if (d <= fair / mid) lo = mid;
+    else hi = mid;
+  }
+  return lo;
 }
 
-/** assembly/bopf.ts fastCount: toleratedCount's fix-ups cannot move m = floor(q) (proof there). */
-function fastCount(q: number, m: number): boolean {
-  return q < TWO40 && q > m && (m + 1) - q >= (m + 1) * TWO_M30;
+/** assembly/bopf/common.ts fastCount: toleratedCount's fix-ups cannot move m = floor(q) (proof there). */
+function fastCount(q: number, m: number, d: number): boolean {
+  return d >= MIN_D && q > m && (m + 1) - q >= (m + 1) * TWO_M48F;
 }
 
 /** assembly/bopf.ts tolerance, one resource at a time: the binding resource is left in s.bind. */
@@ -56,7 +80,7 @@ function tolerance(k: number, cap: Float64Array, volume: Float64Array, src: numb
     const f = cap[r] * period;
     const q = f / v;
     const mf = Math.floor(q);
-    const m = fastCount(q, mf) ? mf : toleratedCount(v, f);
+    const m = fastCount(q, mf, v) ? mf : toleratedCount(v, f);
     if (m < tol) {
       tol = m;
       bind = r;
@@ -90,92 +114,149 @@ function badRow(
   return Status.OK;
 }
 
-/** assembly/bopf.ts bopfAdmit over typed arrays (rate, tol, bind: admission rows from 0). */
+/**
+ * assembly/bopf.ts bopfAdmit over typed arrays (rate, tol, bind: admission rows from 0;
+ * not touched with flag bit 0, and may then be empty; want and alloc read and written only
+ * with flag bit 1, the fused round, whose status goes to state[7]).
+ */
 export function bopfAdmitKernel(
-  n: number, k: number, cap: Float64Array, bound: Float64Array, hard: Float64Array, state: Float64Array,
-  kind: Uint8Array, start: Float64Array, period: Float64Array, window: Float64Array, count: Float64Array, volume: Float64Array,
+  n: number, k: number, flags: number, cap: Float64Array, bound: Float64Array, hard: Float64Array, state: Float64Array,
+  kind: Uint8Array, start: Float64Array, period: Float64Array, window: Float64Array, count: Float64Array, volume: Float64Array, want: Float64Array,
   cls: Uint8Array, reason: Uint8Array, id: Int32Array, rate: Float64Array, tol: Float64Array, bind: Int32Array,
-  clsById: Uint8Array, kindById: Uint8Array, gkey: Float64Array, gid: Int32Array, s: BopfScratch,
+  clsById: Uint8Array, kindById: Uint8Array, gkey: Float64Array, gid: Int32Array, alloc: Float64Array, s: BopfScratch,
 ): number {
   s.errIndex = -1;
   s.ensure(n, k);
-  const need = s.need, sums = s.sums;
-  for (let r = 0; r < k; r++) sums[r] = hard[r];
+  const { need, sums, left, thr, sum3, sum4 } = s;
+  const rows = (flags & 1) === 0;
+  const round = (flags & 2) !== 0;
+  // the rate row: the summary row when written, else the scratch row (from 0)
+  const rr = rows ? rate : s.rbuf;
+  for (let r = 0; r < k; r++) {
+    sums[r] = hard[r];
+    const c = cap[r];
+    left[r] = c;
+    thr[r] = c * EXHAUSTED;
+    sum3[r] = 0;
+    sum4[r] = 0;
+  }
   let m = state[0];
   let minTol = state[1];
   const nbopf = state[2] !== 0;
   const id0 = state[3] | 0;
   let j = 0;
   let g = 0, minId = -1;
+  let ok = true, anyG = false, general = false;
   for (let i = 0; i < n; i++) {
     const kd = kind[i];
-    const row = j * k;
+    const row = rows ? j * k : 0;
     let t = Infinity, b = -1;
     const isLQ = kd === 1;
+    let pos = false, rateOk = true;
+    const vol = i * k;
     if (isLQ) {
       const st = start[i], pe = period[i], w = window[i], c = count[i];
-      const vol = i * k;
-      let ok = st - st === 0 && pe > 0 && pe - pe === 0 && w > 0 && w - w === 0 && c >= 0 && Math.floor(c) === c && c - c === 0;
+      let okRow = st - st === 0 && pe > 0 && pe - pe === 0 && w > 0 && w - w === 0 && c >= 0 && Math.floor(c) === c && c - c === 0;
       for (let r = 0; r < k; r++) {
         const v = volume[vol + r];
-        if (!(v >= 0 && v <= MAXF)) ok = false;
+        if (!(v >= 0 && v <= MAXF)) okRow = false;
+        if (v > 0) pos = true;
       }
-      if (!ok) return badRow(i, k, kind, start, period, window, count, volume, s);
+      if (!okRow) return badRow(i, k, kind, start, period, window, count, volume, s);
       if (c > 0) {
-        for (let r = 0; r < k; r++) rate[row + r] = volume[vol + r] / w;
+        for (let r = 0; r < k; r++) {
+          const x = volume[vol + r] / w;
+          rr[row + r] = x;
+          if (x > MAXF) rateOk = false;
+        }
         t = tolerance(k, cap, volume, vol, pe, s);
         b = s.bind;
       } else {
-        for (let r = 0; r < k; r++) rate[row + r] = 0;
+        for (let r = 0; r < k; r++) rr[row + r] = 0;
       }
     } else if (kd === 0) {
-      for (let r = 0; r < k; r++) rate[row + r] = 0;
+      if (rows) for (let r = 0; r < k; r++) rr[row + r] = 0;
     } else {
       return badRow(i, k, kind, start, period, window, count, volume, s);
     }
     const m1 = m + 1;
+    let c = REJECTED;
     if (minTol < m1) {
       cls[i] = REJECTED;
       reason[i] = R_SAFETY;
       id[i] = -1;
-      continue;
-    }
-    let c = ELASTIC, why = R_ALL_HELD;
-    if (isLQ) {
-      if (!(t >= m1)) {
-        why = R_FAIRNESS;
-      } else {
-        c = HARD;
-        for (let r = 0; r < k; r++) {
-          const x = sums[r] + rate[row + r];
-          need[r] = x;
-          if (x > bound[r]) {
-            c = nbopf ? ELASTIC : SOFT;
-            why = R_RESOURCE;
-            break;
+    } else {
+      c = ELASTIC;
+      let why = R_ALL_HELD;
+      if (isLQ) {
+        if (!(t >= m1)) {
+          why = R_FAIRNESS;
+        } else {
+          c = HARD;
+          for (let r = 0; r < k; r++) {
+            const x = sums[r] + rr[row + r];
+            need[r] = x;
+            if (x > bound[r]) {
+              c = nbopf ? ELASTIC : SOFT;
+              why = R_RESOURCE;
+              break;
+            }
           }
+          if (c === HARD) for (let r = 0; r < k; r++) sums[r] = need[r];
         }
-        if (c === HARD) for (let r = 0; r < k; r++) sums[r] = need[r];
+      }
+      cls[i] = c;
+      reason[i] = why;
+      id[i] = id0 + j;
+      if (rows) {
+        tol[j] = t;
+        bind[j] = b;
+      }
+      clsById[j] = c;
+      kindById[j] = isLQ ? 1 : 2;
+      if (c <= SOFT) {
+        gkey[g] = t;
+        gid[g] = id0 + j;
+        g++;
+        if (t < minTol) {
+          minTol = t;
+          minId = id0 + j;
+        }
+      }
+      m += 1;
+      j++;
+    }
+    if (round) {
+      // bopfAllocateKernel's row with flag bit 1, the rate from the row just computed
+      const hasG = c <= SOFT && isLQ;
+      if (hasG && !rateOk) ok = false;
+      const live = hasG && pos;
+      if (live) {
+        anyG = true;
+        if (c === SOFT) general = true;
+      }
+      const hardLive = live && c === HARD;
+      const elastic = c !== REJECTED && !live;
+      const notRejected = c !== REJECTED;
+      const base = i * k;
+      for (let r = 0; r < k; r++) {
+        const x = base + r;
+        const w = want[x], th = thr[r];
+        if (!(w >= 0 && w <= MAXF)) ok = false;
+        let a = 0;
+        if (hardLive) {
+          const l = left[r];
+          a = Math.min(Math.min(rr[row + r], w), l);
+          left[r] = l - a;
+        }
+        const e = elastic && w > th ? w : 0;
+        sum3[r] = sum3[r] + e;
+        const u = w - a - e;
+        const sp = notRejected && u > th ? u : 0;
+        sum4[r] = sum4[r] + sp;
+        alloc[x] = a + e + sp;
       }
     }
-    cls[i] = c;
-    reason[i] = why;
-    id[i] = id0 + j;
-    tol[j] = t;
-    bind[j] = b;
-    clsById[j] = c;
-    kindById[j] = isLQ ? 1 : 2;
-    if (c <= SOFT) {
-      gkey[g] = t;
-      gid[g] = id0 + j;
-      g++;
-      if (t < minTol) {
-        minTol = t;
-        minId = id0 + j;
-      }
-    }
-    m += 1;
-    j++;
   }
   for (let r = 0; r < k; r++) hard[r] = sums[r];
   state[0] = m;
@@ -183,6 +264,18 @@ export function bopfAdmitKernel(
   state[4] = j;
   state[5] = g;
   state[6] = minId;
+  if (round) state[7] = roundStatus(n, k, general || !ok, anyG, cap, left, sum3, sum4);
+  return Status.OK;
+}
+
+/** assembly/bopf.ts roundStatus: bopfAllocate's end checks (OK or BopfGeneral); `left` is overwritten. */
+function roundStatus(n: number, k: number, general: boolean, anyG: boolean, cap: Float64Array, left: Float64Array, sum3: Float64Array, sum4: Float64Array): number {
+  if (general || !clearlyFits(sum3, left, cap, k, n)) return Status.BopfGeneral;
+  if (anyG) {
+    const mm = (n + 16) * TWO_M48;
+    for (let r = 0; r < k; r++) left[r] = left[r] * (1 - mm) - sum3[r] * (1 + mm);
+    if (!clearlyFits(sum4, left, cap, k, n)) return Status.BopfGeneral;
+  }
   return Status.OK;
 }
 
@@ -333,4 +426,24 @@ export function bopfAllocateKernel(
     if (!clearlyFits(sum4, left, cap, k, n)) return Status.BopfGeneral;
   }
   return Status.OK;
+}
+
+/**
+ * The summary row bopfAdmit writes for an admitted LQ without flag bit 0 (its rates into
+ * rate[at..at+K-1], its tolerance returned, the binding resource in s.bind), by the same
+ * divisions: BopfAdmissionControl derives the rows of a batch admitted with flag bit 0
+ * from the specs it keeps, when first read. Example: volume <25, 25>, window 25, period
+ * 150, C = <1, 1>, count 10: rates <1, 1>, tolerance 6, bind 0. Edge values: count 0
+ * gives zero rates, +Infinity and bind -1; a zero volume never binds.
+ */
+export function summaryRow(
+  k: number, cap: Float64Array, volume: Float64Array, vol: number, window: number, period: number, count: number, rate: Float64Array, at: number, s: BopfScratch,
+): number {
+  if (!(count > 0)) {
+    for (let r = 0; r < k; r++) rate[at + r] = 0;
+    s.bind = -1;
+    return Infinity;
+  }
+  for (let r = 0; r < k; r++) rate[at + r] = volume[vol + r] / window;
+  return tolerance(k, cap, volume, vol, period, s);
 }
