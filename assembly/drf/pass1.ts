@@ -148,7 +148,28 @@ const BLOCK: i32 = 128;
   const vlo = i32x4.splat(<i32>lo);
   const vtop = i32x4.splat(nb - 1);
   const vcell = i32x4.splat(<i32>cellBytes);
-  for (let j = first; j < end; j += 2, row += rowBytes << 1) {
+  let j = first;
+  // four rows per step: one cell computation for the four keys' high words (i32 lanes 1 and 3
+  // of each pair of keys), and half the loop's own overhead per row
+  for (; j + 3 < end; j += 4, row += rowBytes << 2) {
+    const k0 = v128.load(endKey + (<usize>j << 3)), k1 = v128.load(endKey + (<usize>j << 3) + 16);
+    if (i64x2.bitmask(v128.or(k0, k1)) != 0) {
+      // a key -1 (no demand) among them: one row at a time
+      addRow(K, j, row, rate, endKey, grid, lo, shift, nb);
+      addRow(K, j + 1, row + rowBytes, rate, endKey, grid, lo, shift, nb);
+      addRow(K, j + 2, row + (rowBytes << 1), rate, endKey, grid, lo, shift, nb);
+      addRow(K, j + 3, row + rowBytes * 3, rate, endKey, grid, lo, shift, nb);
+      continue;
+    }
+    const hv = i8x16.shuffle(k0, k1, 4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31);
+    const off = i32x4.mul(i32x4.min_u(i32x4.shr_u(i32x4.sub(i32x4.max_u(hv, vlo), vlo), shift), vtop), vcell);
+    const r0 = v128.load(rate + (<usize>j << 3)), r1 = v128.load(rate + (<usize>j << 3) + 16);
+    addCell(K, grid + <usize>i32x4.extract_lane(off, 0), gsOff, row, i64x2.shuffle(r0, r0, 0, 0));
+    addCell(K, grid + <usize>i32x4.extract_lane(off, 1), gsOff, row + rowBytes, i64x2.shuffle(r0, r0, 1, 1));
+    addCell(K, grid + <usize>i32x4.extract_lane(off, 2), gsOff, row + (rowBytes << 1), i64x2.shuffle(r1, r1, 0, 0));
+    addCell(K, grid + <usize>i32x4.extract_lane(off, 3), gsOff, row + rowBytes * 3, i64x2.shuffle(r1, r1, 1, 1));
+  }
+  for (; j < end; j += 2, row += rowBytes << 1) {
     const kv = v128.load(endKey + (<usize>j << 3));
     if (i64x2.bitmask(kv) != 0) {
       // a key -1 (no demand) in the pair: one row at a time
