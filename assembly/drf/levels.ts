@@ -39,16 +39,21 @@
 // no level, every queue capped (lambda 1); keys far outside round 1's sampled range land in
 // the end buckets (still exact, only slower to walk).
 //
-// Where the time goes (N = 1e5, K = 6, bench instance; in floors = one pass reading D,
-// low percentiles of wall time with the floor timed alongside, shared 2-core machine):
-// pass 1 ~4.3: its first loop ~1.7 (products, the two f64x2 divides per pair of rows,
-// checks, keys, masks, stores) and the grid adds ~2.6 (2K adds per row into a 48 KiB grid:
-// six f64x2 load-add-stores per row at K = 6, bound by the stores; a 6-12 KiB grid makes
-// them ~10% faster but its wider buckets cost the rounds as much). Rounds ~2.0: round 1's
-// key scan for the bracketing bucket's ~300 queues 0.3, their sort and walk 0.1, the
-// survivor scan 0.4; gathering the ~8% survivors' rows, rates and keys 0.45 (memory
-// latency), their grid 0.3; round 2 ~0.3. The output pass ~2.0: it reads D and writes the
-// N*K allocation, which alone (a loop doing only that) measures 1.8-2.3. ~8.3 in all.
+// Where the time goes (N = 1e5, K = 6, bench instance; in floors = one pass reading D with
+// four scalar accumulators, low percentiles of wall time with the floor timed alongside,
+// shared 2-core machine; each part measured by stopping the kernel after it, or by removing
+// it, in .scratch harnesses). For scale: a SIMD read of D is 0.45 floors, a copy of D to
+// another N*K array 0.76 (the floor is bound by its four add chains, not by memory).
+// Pass 1 ~4.05: its first loop ~2.0 (of which the masks 0.6, the sign test 0.25, the two
+// divides 0.2; the range test as min/max saved 0.25) and the grid adds ~2.05 (2K adds per
+// row into a 48 KiB grid, four rows per step; not bound by the stores: half of them, D sums
+// only, measured 28% less; the loop and cell computation alone, with one scalar store per
+// row, 0.6-1.2). Rounds ~1.75: round 1's key scan for the bracketing bucket's ~300 queues
+// 0.3, their sort and walk 0.1, the survivor scan 0.35; gathering the ~8% survivors' rows,
+// rates and keys 0.5 (throughput of scattered reads: a touch-ahead pass made it slower),
+// their grid 0.2; rounds 2 and 3 ~0.25 (on compact keys). The output pass ~1.8: it reads D
+// and writes the N*K allocation (that part alone 1.1, with lambda already stored), lambda and
+// the dominant share (that part alone 1.3). ~7.6 in all (main before this round: ~8.2).
 import { ldf, stf, ldu, stu, ldb, stb, isFiniteF64 } from "../util/mem";
 import { sortRangeByKey } from "../util/radix";
 import { OK } from "../util/status";

@@ -15,7 +15,8 @@
 // one reported). Same values as the per-row code on every valid input: the same products,
 // the maximum of non-negative values in any order, the same divisions, the same adds in
 // row order into the same cells. The pairs run in blocks of 128 rows: one loop computes the
-// keys and rates, a second adds the block's rows into their cells (see BLOCK for why).
+// keys and rates, a second adds the block's rows into their cells, four rows per step
+// (see BLOCK for why).
 //
 // Worked example (K = 2, C = <9, 18>, w = 1): rows <9, 36> and <27, 9> give products
 // <1, 2> and <3, 0.5>; delta = <2, 3>, rate = <0.5, 0.333..>, key = <2, 3>, masks 0b11 and
