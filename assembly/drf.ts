@@ -203,11 +203,12 @@ export function drf(
   for (let r = 0; r < k; r++) divideRatios = divideRatios | !isFiniteF64(ldf(invCap, r));
 
   // the level path only inside its safe range (header); ROUTE_EVENT: a row outside it
+  // (startKey, used only with offsets, holds the level path's compact keys of its later rounds)
   if (!offsets && k <= MAX_LEVELS_K && capsInRange) {
     const st = drfLevels(
       n, k, cap, dem, weights, outLambda, outAlloc, outDs, scratch, divideRatios,
       rate, delta, endKey, liveList, endOrder, startOrder, used, slope, satAt, invCap, sat,
-      fbase, base, cur, s1, exact, grid, radix, levels, table,
+      fbase, base, cur, s1, exact, grid, radix, levels, table, startKey,
     );
     if (st != ROUTE_EVENT) return st;
   }

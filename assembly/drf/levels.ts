@@ -39,16 +39,21 @@
 // no level, every queue capped (lambda 1); keys far outside round 1's sampled range land in
 // the end buckets (still exact, only slower to walk).
 //
-// Where the time goes (N = 1e5, K = 6, bench instance; in floors = one pass reading D,
-// low percentiles of wall time with the floor timed alongside, shared 2-core machine):
-// pass 1 ~4.3: its first loop ~1.7 (products, the two f64x2 divides per pair of rows,
-// checks, keys, masks, stores) and the grid adds ~2.6 (2K adds per row into a 48 KiB grid:
-// six f64x2 load-add-stores per row at K = 6, bound by the stores; a 6-12 KiB grid makes
-// them ~10% faster but its wider buckets cost the rounds as much). Rounds ~2.0: round 1's
-// key scan for the bracketing bucket's ~300 queues 0.3, their sort and walk 0.1, the
-// survivor scan 0.4; gathering the ~8% survivors' rows, rates and keys 0.45 (memory
-// latency), their grid 0.3; round 2 ~0.3. The output pass ~2.0: it reads D and writes the
-// N*K allocation, which alone (a loop doing only that) measures 1.8-2.3. ~8.3 in all.
+// Where the time goes (N = 1e5, K = 6, bench instance; in floors = one pass reading D with
+// four scalar accumulators, low percentiles of wall time with the floor timed alongside,
+// shared 2-core machine; each part measured by stopping the kernel after it, or by removing
+// it, in .scratch harnesses). For scale: a SIMD read of D is 0.45 floors, a copy of D to
+// another N*K array 0.76 (the floor is bound by its four add chains, not by memory).
+// Pass 1 ~4.05: its first loop ~2.0 (of which the masks 0.6, the sign test 0.25, the two
+// divides 0.2; the range test as min/max saved 0.25) and the grid adds ~2.05 (2K adds per
+// row into a 48 KiB grid, four rows per step; not bound by the stores: half of them, D sums
+// only, measured 28% less; the loop and cell computation alone, with one scalar store per
+// row, 0.6-1.2). Rounds ~1.75: round 1's key scan for the bracketing bucket's ~300 queues
+// 0.3, their sort and walk 0.1, the survivor scan 0.35; gathering the ~8% survivors' rows,
+// rates and keys 0.5 (throughput of scattered reads: a touch-ahead pass made it slower),
+// their grid 0.2; rounds 2 and 3 ~0.25 (on compact keys). The output pass ~1.8: it reads D
+// and writes the N*K allocation (that part alone 1.1, with lambda already stored), lambda and
+// the dominant share (that part alone 1.3). ~7.6 in all (main before this round: ~8.2).
 import { ldf, stf, ldu, stu, ldb, stb, isFiniteF64 } from "../util/mem";
 import { sortRangeByKey } from "../util/radix";
 import { OK } from "../util/status";
@@ -62,7 +67,7 @@ export function drfLevels(
   rate: usize, delta: usize, endKey: usize, list: usize, members: usize, mask: usize,
   used: usize, slope: usize, satAt: usize, invCap: usize, sat: usize,
   fbase: usize, base: usize, cur: usize, s1: usize, exact: usize, grid: usize, radix: usize,
-  levels: usize, table: usize,
+  levels: usize, table: usize, gKey: usize,
 ): i32 {
   // Round 1's grid is placed from a sample of rows (the keys are not known before pass 1):
   // the sample's key range plus half of it on each side; keys outside go to the end buckets.
@@ -101,7 +106,7 @@ export function drfLevels(
 
   for (let r = 0; r < k; r++) stf(levels, r, Infinity);
   levelsSolve(n, live, k, cap, dem, outAlloc, rate, endKey, list, members, mask,
-    used, slope, satAt, sat, levels, fbase, base, cur, s1, grid, radix, lo, shift, nb);
+    used, slope, satAt, sat, levels, fbase, base, cur, s1, grid, radix, lo, shift, nb, gKey);
 
   levelsOutputs(n, k, dem, invCap, mask, levels, table, endKey, rate, delta, outLambda, outAlloc, outDs);
   return OK;
@@ -113,7 +118,7 @@ function levelsSolve(
   rate: usize, endKey: usize, list: usize, members: usize, mask: usize,
   used: usize, slope: usize, satAt: usize, sat: usize, levels: usize,
   fbase: usize, base: usize, cur: usize, s1: usize, grid: usize, radix: usize,
-  lo: u32, shift: u32, nb: i32,
+  lo: u32, shift: u32, nb: i32, gKey: usize,
 ): void {
   const rowBytes = <usize>k << 3;
   const gsOff = <usize>((k + 1) & ~1) << 3;
@@ -159,7 +164,7 @@ function levelsSolve(
 
     // that bucket's queues (keys in [its lower bound, the next one's)) in key order
     const kLo = gridBound(rb, lo, shift, nb), kHi = gridBound(rb + 1, lo, shift, nb);
-    const mm = all ? keysInRange(n, endKey, kLo, kHi, members) : listKeysInRange(m, list, endKey, kLo, kHi, members);
+    const mm = all ? keysInRange(n, endKey, kLo, kHi, members) : listKeysInRange(m, list, gKey, kLo, kHi, members);
     sortRangeByKey(members, mm, endKey, radix);
     // segment slopes (suffix sums, never a running subtraction): row j of outAlloc (which
     // the output pass overwrites) = the slope while members j.. still ramp
@@ -225,7 +230,7 @@ function levelsSolve(
     if (satMask == 0) return; // every live queue reaches its cap
 
     // the survivors: not capped at t, using none of the saturated resources (index order)
-    const kept = all ? survivorsOfAll(n, endKey, mask, t, satMask, list) : survivorsOfList(m, list, endKey, mask, t, satMask);
+    const kept = all ? survivorsOfAll(n, endKey, mask, t, satMask, list) : survivorsOfList(m, list, gKey, mask, t, satMask);
     m = kept;
     all = false;
     theta0 = t;
@@ -233,9 +238,13 @@ function levelsSolve(
     if (m == 0) return;
 
     // next round's grid: fitted to the survivors' keys, sums from their rows, rates and
-    // keys (copied first, compact, into outAlloc and the radix scratch: independent loads,
-    // so the misses overlap, and the grid loop then reads sequentially)
-    const gRate = radix, gKey = radix + (<usize>m << 3);
+    // keys (copied first, compact, into outAlloc, the radix scratch and gKey: independent
+    // loads, so the misses overlap, and the grid loop then reads sequentially). The keys stay
+    // compact for the next round's two scans (gKey: not the radix scratch, which the sort
+    // reuses), which then read them in sequence rather than at the survivors' scattered
+    // indices (round 2 ~0.07 floors faster at 1e5 x 6; gathering the masks too cost more
+    // than it saved).
+    const gRate = radix;
     const span = gatherRows(m, k, list, dem, outAlloc, rate, endKey, gRate, gKey);
     const klo = <u32>(span >> 32), khi = <u32>span;
     nb = gridBuckets(m, k);
@@ -341,13 +350,13 @@ function survivorsOfAll(n: i32, endKey: usize, mask: usize, t: f64, satMask: u32
   return kept;
 }
 
-/** A later round's survivors, compacted in place in `list`. */
-function survivorsOfList(m: i32, list: usize, endKey: usize, mask: usize, t: f64, satMask: u32): i32 {
+/** A later round's survivors, compacted in place in `list` (their keys at `keys` in list order, compact). */
+function survivorsOfList(m: i32, list: usize, keys: usize, mask: usize, t: f64, satMask: u32): i32 {
   let kept = 0;
   for (let q = 0; q < m; q++) {
     const i = ldu(list, q);
     stu(list, kept, i);
-    kept += <i32>((ldf(endKey, <i32>i) > t) & ((ldu(mask, <i32>i) & satMask) == 0));
+    kept += <i32>((ldf(keys, q) > t) & ((ldu(mask, <i32>i) & satMask) == 0));
   }
   return kept;
 }
@@ -376,11 +385,12 @@ function keysInRange(n: i32, keys: usize, lo: f64, hi: f64, out: usize): i32 {
   return c;
 }
 
+/** keysInRange over the m queues at `list`, whose keys are at `keys` in list order (compact). */
 function listKeysInRange(m: i32, list: usize, keys: usize, lo: f64, hi: f64, out: usize): i32 {
   let c = 0;
   for (let q = 0; q < m; q++) {
     const i = ldu(list, q);
-    const e = ldf(keys, <i32>i);
+    const e = ldf(keys, q);
     stu(out, c, i);
     c += <i32>(e >= lo && e < hi);
   }
