@@ -20,6 +20,8 @@ export interface BenchBackend {
    * resolved now: stage first, then ask for the floor). One pass per view, summed.
    */
   floorOver(views: Float64Array[]): () => number;
+  /** The WASM backend only: the same over the scalar four-accumulator pass (assembly/floor.ts). */
+  scalarFloorOver?(views: Float64Array[]): () => number;
 }
 
 export function benchBackend(kind: BackendKind): BenchBackend {
@@ -41,14 +43,17 @@ export function benchBackend(kind: BackendKind): BenchBackend {
   const kernels = new WasmBackend(x);
   return {
     kernels,
-    floorOver(views) {
-      for (const v of views) if (v.buffer !== x.memory.buffer) throw new Error("floorOver: view is not in this instance's memory (stage first)");
-      const spans = views.map((v) => [v.length, v.byteOffset] as const);
-      return () => {
-        let s = 0;
-        for (const [len, ptr] of spans) s += x.floorSum(len, ptr);
-        return s;
-      };
-    },
+    floorOver: (views) => wasmFloorOver(x, views, x.floorSum),
+    scalarFloorOver: (views) => wasmFloorOver(x, views, x.floorSumScalar),
+  };
+}
+
+function wasmFloorOver(x: FairschedExports, views: Float64Array[], pass: (len: number, ptr: number) => number): () => number {
+  for (const v of views) if (v.buffer !== x.memory.buffer) throw new Error("floorOver: view is not in this instance's memory (stage first)");
+  const spans = views.map((v) => [v.length, v.byteOffset] as const);
+  return () => {
+    let s = 0;
+    for (const [len, ptr] of spans) s += pass(len, ptr);
+    return s;
   };
 }

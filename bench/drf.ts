@@ -6,6 +6,7 @@ import { mesosDrf, MesosDrfScratch } from "../src/baselines/mesos-drf.js";
 import { yarnFairShares } from "../src/baselines/yarn-fair-share.js";
 import type { BenchCase, BenchModule, Size } from "./cases.js";
 import { demandRows, drfInstance, type DrfInstance } from "./workload.js";
+import { benchBackend } from "./backends.js";
 
 /** Mesos tasks per queue: each queue's demand is ten equal tasks. */
 const MESOS_TASKS_PER_QUEUE = 10;
@@ -45,7 +46,7 @@ function kernelCase(backend: BackendKind): BenchCase {
 function floorCase(backend: BackendKind): BenchCase {
   return {
     id: `floor.${backend}`,
-    label: `floor: one pass over D (${backend})`,
+    label: `floor: one pass over D (${backend}${backend === "wasm" ? ", SIMD" : ""})`,
     prepare(size) {
       const { kernels } = stagedEngine(backend, size);
       const len = size.n * size.k;
@@ -53,6 +54,19 @@ function floorCase(backend: BackendKind): BenchCase {
     },
   };
 }
+
+/** The earlier floor (scalar, four accumulators: add-latency bound), kept for continuity. */
+const scalarFloorCase: BenchCase = {
+  id: "floor.scalar.wasm",
+  label: "scalar floor, four accumulators (wasm; the earlier yardstick)",
+  prepare(size) {
+    const x = instance(size);
+    const b = benchBackend("wasm");
+    const s = b.kernels.stageDrf(x.n, x.k);
+    s.demands.set(x.demands);
+    return b.scalarFloorOver!([s.demands]);
+  },
+};
 
 /**
  * The public call end to end, under each result contract: fresh caller-owned arrays (the
@@ -129,7 +143,7 @@ export const drfModule: BenchModule = {
   name: "DRF progressive filling (SPEC §2)",
   cases: [
     kernelCase("wasm"), kernelCase("js"),
-    floorCase("wasm"), floorCase("js"),
+    floorCase("wasm"), floorCase("js"), scalarFloorCase,
     yarnCase, mesosCase,
     endToEndCase("wasm", "typed"), endToEndCase("wasm", "rows"),
     endToEndCase("wasm", "typed", "into"), endToEndCase("wasm", "rows", "into"),
@@ -142,6 +156,8 @@ export const drfModule: BenchModule = {
     { label: "DRF kernel / floor (WASM)", numerator: "drf.kernel.wasm", denominator: "floor.wasm", target: { op: "<=", value: 4 } },
     { label: "DRF kernel / floor (JS)", numerator: "drf.kernel.js", denominator: "floor.js" },
     { label: "floor: WASM / JS", numerator: "floor.wasm", denominator: "floor.js" },
+    { label: "DRF kernel / scalar floor (WASM; the earlier yardstick)", numerator: "drf.kernel.wasm", denominator: "floor.scalar.wasm" },
+    { label: "SIMD floor / scalar floor (WASM)", numerator: "floor.wasm", denominator: "floor.scalar.wasm" },
     { label: "DRF kernel (WASM) / YARN bisection", numerator: "drf.kernel.wasm", denominator: "baseline.yarn", target: { op: "<=", value: 0.2 } },
     { label: "DRF kernel (WASM) / Mesos discrete DRF", numerator: "drf.kernel.wasm", denominator: "baseline.mesos" },
     { label: "DRF kernel (JS) / YARN bisection", numerator: "drf.kernel.js", denominator: "baseline.yarn" },

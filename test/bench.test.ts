@@ -58,6 +58,28 @@ describe("bench floors", () => {
     expect(sums[0]).toBeCloseTo(expected, 6);
   });
 
+  it("the SIMD floor adds in its documented order on both backends at every tail length; the scalar floor sums the same", () => {
+    const wasm = benchBackend("wasm"), js = benchBackend("js");
+    for (let len = 0; len <= 40; len++) {
+      const x = srptInstance(len, 1);
+      const [sw, sj] = [wasm, js].map((b) => {
+        const s = b.kernels.stageSrpt(x.n, x.k);
+        s.demands.set(x.demands);
+        return { view: s.demands, sum: b.floorOver([s.demands])() };
+      });
+      expect(sw.sum).toBe(sj.sum);
+      // lanes i % 16, combined pairwise, then the tail in order
+      const lanes = new Array(16).fill(0);
+      const full = len - (len % 16);
+      for (let i = 0; i < full; i++) lanes[i % 16] += x.demands[i];
+      const pair = (l: number) => ((lanes[l] + lanes[l + 2]) + (lanes[l + 4] + lanes[l + 6])) + ((lanes[l + 8] + lanes[l + 10]) + (lanes[l + 12] + lanes[l + 14]));
+      let want = pair(0) + pair(1);
+      for (let i = full; i < len; i++) want += x.demands[i];
+      expect(sw.sum).toBe(want);
+      expect(wasm.scalarFloorOver!([sw.view])()).toBeCloseTo(want, 9);
+    }
+  });
+
   it("rejects views that are not in the instance's memory", () => {
     const b = benchBackend("wasm");
     expect(() => b.floorOver([new Float64Array(4)])).toThrow(/not in this instance/);

@@ -10,6 +10,8 @@ export interface FairschedExports {
   drf(n: number, k: number, cap: number, dem: number, w: number, o: number, lam: number, alloc: number, ds: number, scratch: number): number;
   drfScratchBytes(n: number, k: number): number;
   floorSum(len: number, ptr: number): number;
+  /** the scalar four-accumulator pass (bench only: the earlier floor) */
+  floorSumScalar(len: number, ptr: number): number;
   srpt(n: number, k: number, cap: number, avail: number, want: number, rate: number, rem: number, lam: number, alloc: number, scratch: number): number;
   srptScratchBytes(n: number, k: number): number;
   ltrf(n: number, k: number, free: number, task: number, pend: number, use: number, w: number, inc: number, flags: number, cnt: number, useOut: number, freeOut: number, scratch: number): number;

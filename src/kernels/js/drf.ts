@@ -409,13 +409,21 @@ export function drfKernel(
   return Status.OK;
 }
 
-/** The floor: one pass reading every element once, four accumulators (twin of assembly/floor.ts). */
+/** The floor: one pass reading every element once, in the WASM floor's summation order (twin of assembly/floor.ts). */
 export function floorSum(len: number, data: Float64Array): number {
-  let a = 0, b = 0, c = 0, d = 0;
+  // the WASM floor's order (assembly/floor.ts): element i of a block of 16 in lane i % 16
+  let a0 = 0, a1 = 0, b0 = 0, b1 = 0, c0 = 0, c1 = 0, d0 = 0, d1 = 0;
+  let e0 = 0, e1 = 0, f0 = 0, f1 = 0, g0 = 0, g1 = 0, h0 = 0, h1 = 0;
   let i = 0;
-  for (; i + 3 < len; i += 4) {
-    a += data[i]; b += data[i + 1]; c += data[i + 2]; d += data[i + 3];
+  for (; i + 15 < len; i += 16) {
+    a0 += data[i]; a1 += data[i + 1]; b0 += data[i + 2]; b1 += data[i + 3];
+    c0 += data[i + 4]; c1 += data[i + 5]; d0 += data[i + 6]; d1 += data[i + 7];
+    e0 += data[i + 8]; e1 += data[i + 9]; f0 += data[i + 10]; f1 += data[i + 11];
+    g0 += data[i + 12]; g1 += data[i + 13]; h0 += data[i + 14]; h1 += data[i + 15];
   }
-  for (; i < len; i++) a += data[i];
-  return (a + b) + (c + d);
+  const s0 = ((a0 + b0) + (c0 + d0)) + ((e0 + f0) + (g0 + h0));
+  const s1 = ((a1 + b1) + (c1 + d1)) + ((e1 + f1) + (g1 + h1));
+  let r = s0 + s1;
+  for (; i < len; i++) r += data[i];
+  return r;
 }
