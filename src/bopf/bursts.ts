@@ -19,6 +19,7 @@
 // +Infinity (never binds); a volume larger than C * gap gives tolerance 0 (fails even alone).
 import type { BurstSpec } from "../sim/model.js";
 import { InputError, describeValue } from "../engine/errors.js";
+import { toleratedCount } from "../kernels/js/bopf.js";
 
 /** Bursts every `period` seconds from `start`, `count` of them, each with the same window and volume. */
 export interface PeriodicBursts {
@@ -176,47 +177,9 @@ function periodic(p: PeriodicBursts, capacity: ArrayLike<number>, field: string)
   return new PeriodicSeries(p, maxRate, tolerance, out.binding);
 }
 
-/**
- * The largest integer m >= 0 with `d <= fair / m` evaluated exactly as the safety check
- * writes it (so admission and the property tests agree to the last bit); +Infinity for d = 0.
- * fl(fair / x) never increases with x, so "x = 0 or d <= fl(fair / x)" holds for 0..m and
- * fails after: from the estimate floor(fair / d), the answer is found by doubling steps
- * away from it, then bisection. Usually the estimate is the answer or one off (two more
- * divisions). Example: d = 25, fair = 150: estimate 6, 25 <= 150 / 6, 25 > 150 / 7: 6.
- * Edge values: a subnormal d makes fl(fair / x) round by up to half of d itself, so the
- * answer can be far from the estimate (d = 7.521349e-317, fair = 4.706132417670895e-308:
- * estimate 625703231, answer 625703251; with d = 16 * 2^-1074 it can be millions away) —
- * why the search doubles its steps instead of walking by one, which could take 2^40 steps;
- * estimates of 2^50 or more are returned as they are (beyond any real queue count).
- */
-export function toleratedCount(d: number, fair: number): number {
-  if (!(d > 0)) return Infinity;
-  const m = Math.floor(fair / d);
-  if (!(m < 2 ** 50)) return m;
-  // lo holds the predicate, hi does not
-  let lo: number, hi: number;
-  if (m < 1 || d <= fair / m) {
-    lo = m;
-    hi = m + 1;
-    for (let step = 2; d <= fair / hi; step *= 2) {
-      lo = hi;
-      hi = m + step;
-    }
-  } else {
-    hi = m;
-    lo = m - 1;
-    for (let step = 2; lo >= 1 && !(d <= fair / lo); step *= 2) {
-      hi = lo;
-      lo = Math.max(0, m - step);
-    }
-  }
-  while (hi - lo > 1) {
-    const mid = lo + Math.floor((hi - lo) / 2);
-    if (d <= fair / mid) lo = mid;
-    else hi = mid;
-  }
-  return lo;
-}
+// toleratedCount (the safety check's count, exact to the last bit) lives with the kernel twin,
+// which runs the same divisions: src/kernels/js/bopf.ts.
+export { toleratedCount };
 
 function finite(field: string, v: unknown): void {
   if (typeof v !== "number" || !Number.isFinite(v)) throw new InputError(field, `must be a finite number (got ${describeValue(v)})`);

@@ -37,11 +37,24 @@ export class BopfScratch {
   }
 }
 
-/** bursts.ts toleratedCount, the same divisions (the doubling steps, then bisection). */
-function toleratedCount(d: number, fair: number): number {
+/**
+ * The largest integer m >= 0 with `d <= fair / m` evaluated exactly as the safety check
+ * writes it (so admission and the property tests agree to the last bit); +Infinity for d = 0.
+ * fl(fair / x) never increases with x, so "x = 0 or d <= fl(fair / x)" holds for 0..m and
+ * fails after: from the estimate floor(fair / d), the answer is found by doubling steps
+ * away from it, then bisection. Usually the estimate is the answer or one off (two more
+ * divisions). Example: d = 25, fair = 150: estimate 6, 25 <= 150 / 6, 25 > 150 / 7: 6.
+ * Edge values: a subnormal d makes fl(fair / x) round by up to half of d itself, so the
+ * answer can be far from the estimate (d = 7.521349e-317, fair = 4.706132417670895e-308:
+ * estimate 625703231, answer 625703251; with d = 16 * 2^-1074 it can be millions away) —
+ * why the search doubles its steps instead of walking by one, which could take 2^40 steps;
+ * estimates of 2^50 or more are returned as they are (beyond any real queue count).
+ */
+export function toleratedCount(d: number, fair: number): number {
   if (!(d > 0)) return Infinity;
   const m = Math.floor(fair / d);
   if (!(m < TWO50)) return m;
+  // lo holds the predicate, hi does not
   let lo: number, hi: number;
   if (m < 1 || d <= fair / m) {
     lo = m;
