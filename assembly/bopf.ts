@@ -317,43 +317,8 @@ export function bopfAdmit(
         anyG = true;
         if (c == SOFT) general = true; // SRPT (step 2): the general path
       }
-      const hardLive = live && c == HARD;
-      const eM = c != REJECTED && !live ? ones : zero; // step 3's rows
-      const nM = c != REJECTED ? ones : zero; // step 4's rows
-      const wantRow = want + <usize>i * rowBytes, allocRow = alloc + <usize>i * rowBytes;
-      for (let r = 0; r < kp; r += 2) {
-        const o = <usize>r << 3;
-        const w = v128.load(wantRow + o), th = v128.load(thr + o);
-        okAcc = v128.and(okAcc, v128.and(f64x2.ge(w, zero), f64x2.le(w, maxv)));
-        let a = zero;
-        if (hardLive) {
-          const l = v128.load(left + o);
-          a = f64x2.min(f64x2.min(v128.load(row + o), w), l);
-          v128.store(left + o, f64x2.sub(l, a));
-        }
-        const e = v128.and(w, v128.and(eM, f64x2.gt(w, th)));
-        v128.store(sum3 + o, f64x2.add(v128.load(sum3 + o), e));
-        const u = f64x2.sub(f64x2.sub(w, a), e);
-        const sp = v128.and(u, v128.and(nM, f64x2.gt(u, th)));
-        v128.store(sum4 + o, f64x2.add(v128.load(sum4 + o), sp));
-        v128.store(allocRow + o, f64x2.add(f64x2.add(a, e), sp));
-      }
-      if (kp < k) {
-        const w = ldf(wantRow, kp), th = ldf(thr, kp);
-        if (!(w >= 0 && w <= MAXF)) okAcc = zero;
-        let a: f64 = 0;
-        if (hardLive) {
-          const l = ldf(left, kp);
-          a = min(min(ldf(row, kp), w), l);
-          stf(left, kp, l - a);
-        }
-        const e: f64 = c != REJECTED && !live && w > th ? w : 0;
-        stf(sum3, kp, ldf(sum3, kp) + e);
-        const u = w - a - e;
-        const sp: f64 = c != REJECTED && u > th ? u : 0;
-        stf(sum4, kp, ldf(sum4, kp) + sp);
-        stf(allocRow, kp, a + e + sp);
-      }
+      const rowOff = <usize>i * rowBytes;
+      okAcc = v128.and(okAcc, roundRow(want + rowOff, alloc + rowOff, row, live && c == HARD, c != REJECTED && !live, c != REJECTED, k, kp, thr, left, sum3, sum4, zero, ones, maxv));
     }
   }
   for (let r = 0; r < k; r++) stf(hard, r, ldf(sums, r));
@@ -494,43 +459,7 @@ export function bopfAllocate(
       // a live soft LQ: SRPT (step 2) is the general path's (which also validates)
       if (c == SOFT) return BOPF_GENERAL;
     }
-    const hardLive = g && c == HARD;
-    const eM = c != REJECTED && !g ? ones : zero; // step 3's rows
-    const nM = c != REJECTED ? ones : zero; // step 4's rows
-    const wantRow = want + rowOff, allocRow = alloc + rowOff;
-    for (let r = 0; r < kp; r += 2) {
-      const o = <usize>r << 3;
-      const w = v128.load(wantRow + o), th = v128.load(thr + o);
-      okAcc = v128.and(okAcc, v128.and(f64x2.ge(w, zero), f64x2.le(w, maxv)));
-      let a = zero;
-      if (hardLive) {
-        const l = v128.load(left + o);
-        a = f64x2.min(f64x2.min(v128.load(rateRow + o), w), l);
-        v128.store(left + o, f64x2.sub(l, a));
-      }
-      const e = v128.and(w, v128.and(eM, f64x2.gt(w, th)));
-      v128.store(sum3 + o, f64x2.add(v128.load(sum3 + o), e));
-      const u = f64x2.sub(f64x2.sub(w, a), e);
-      const sp = v128.and(u, v128.and(nM, f64x2.gt(u, th)));
-      v128.store(sum4 + o, f64x2.add(v128.load(sum4 + o), sp));
-      v128.store(allocRow + o, f64x2.add(f64x2.add(a, e), sp));
-    }
-    if (kp < k) {
-      const w = ldf(wantRow, kp), th = ldf(thr, kp);
-      if (!(w >= 0 && w <= MAXF)) okAcc = zero;
-      let a: f64 = 0;
-      if (hardLive) {
-        const l = ldf(left, kp);
-        a = min(min(ldf(rateRow, kp), w), l);
-        stf(left, kp, l - a);
-      }
-      const e: f64 = c != REJECTED && !g && w > th ? w : 0;
-      stf(sum3, kp, ldf(sum3, kp) + e);
-      const u = w - a - e;
-      const sp: f64 = c != REJECTED && u > th ? u : 0;
-      stf(sum4, kp, ldf(sum4, kp) + sp);
-      stf(allocRow, kp, a + e + sp);
-    }
+    okAcc = v128.and(okAcc, roundRow(want + rowOff, alloc + rowOff, rateRow, g && c == HARD, c != REJECTED && !g, c != REJECTED, k, kp, thr, left, sum3, sum4, zero, ones, maxv));
     if (useW != 0) {
       const wt = ldf(useW, i);
       if (!(wt > 0 && isFiniteF64(wt))) okAcc = zero;
@@ -549,4 +478,55 @@ export function bopfAllocate(
     if (!clearlyFits(sum4, left, cap, k, n)) return BOPF_GENERAL;
   }
   return OK;
+}
+
+/**
+ * One row of the allocation-only round (allocateInstantFlat's steps 1, 3 and 4 for this row,
+ * both callers: the fused pass of bopfAdmit and bopfAllocate): a live hard guarantee takes
+ * min(rate, want, left) from `left` (step 1); an elastic or expired row's want above the
+ * residue threshold `thr` adds to sum3 (step 3); what is then unmet above `thr` adds to sum4
+ * (step 4); the allocation is their sum. Returns all-ones lanes when every want is a valid
+ * demand (0 <= w <= MAXF), else zero (the caller ands it into its error mask).
+ */
+@inline function roundRow(
+  wantRow: usize, allocRow: usize, rateRow: usize, hardLive: bool, step3: bool, step4: bool,
+  k: i32, kp: i32, thr: usize, left: usize, sum3: usize, sum4: usize, zero: v128, ones: v128, maxv: v128,
+): v128 {
+  let ok = ones;
+  const eM = step3 ? ones : zero;
+  const nM = step4 ? ones : zero;
+  for (let r = 0; r < kp; r += 2) {
+    const o = <usize>r << 3;
+    const w = v128.load(wantRow + o), th = v128.load(thr + o);
+    ok = v128.and(ok, v128.and(f64x2.ge(w, zero), f64x2.le(w, maxv)));
+    let a = zero;
+    if (hardLive) {
+      const l = v128.load(left + o);
+      a = f64x2.min(f64x2.min(v128.load(rateRow + o), w), l);
+      v128.store(left + o, f64x2.sub(l, a));
+    }
+    const e = v128.and(w, v128.and(eM, f64x2.gt(w, th)));
+    v128.store(sum3 + o, f64x2.add(v128.load(sum3 + o), e));
+    const u = f64x2.sub(f64x2.sub(w, a), e);
+    const sp = v128.and(u, v128.and(nM, f64x2.gt(u, th)));
+    v128.store(sum4 + o, f64x2.add(v128.load(sum4 + o), sp));
+    v128.store(allocRow + o, f64x2.add(f64x2.add(a, e), sp));
+  }
+  if (kp < k) {
+    const w = ldf(wantRow, kp), th = ldf(thr, kp);
+    if (!(w >= 0 && w <= MAXF)) ok = zero;
+    let a: f64 = 0;
+    if (hardLive) {
+      const l = ldf(left, kp);
+      a = min(min(ldf(rateRow, kp), w), l);
+      stf(left, kp, l - a);
+    }
+    const e: f64 = step3 && w > th ? w : 0;
+    stf(sum3, kp, ldf(sum3, kp) + e);
+    const u = w - a - e;
+    const sp: f64 = step4 && u > th ? u : 0;
+    stf(sum4, kp, ldf(sum4, kp) + sp);
+    stf(allocRow, kp, a + e + sp);
+  }
+  return ok;
 }
