@@ -248,27 +248,7 @@ export function bopfAdmitKernel(
         anyG = true;
         if (c === SOFT) general = true;
       }
-      const hardLive = live && c === HARD;
-      const elastic = c !== REJECTED && !live;
-      const notRejected = c !== REJECTED;
-      const base = i * k;
-      for (let r = 0; r < k; r++) {
-        const x = base + r;
-        const w = want[x], th = thr[r];
-        if (!(w >= 0 && w <= MAXF)) ok = false;
-        let a = 0;
-        if (hardLive) {
-          const l = left[r];
-          a = Math.min(Math.min(rr[row + r], w), l);
-          left[r] = l - a;
-        }
-        const e = elastic && w > th ? w : 0;
-        sum3[r] = sum3[r] + e;
-        const u = w - a - e;
-        const sp = notRejected && u > th ? u : 0;
-        sum4[r] = sum4[r] + sp;
-        alloc[x] = a + e + sp;
-      }
+      if (!roundRow(want, alloc, i * k, rr, row, live && c === HARD, c !== REJECTED && !live, c !== REJECTED, k, thr, left, sum3, sum4)) ok = false;
     }
   }
   for (let r = 0; r < k; r++) hard[r] = sums[r];
@@ -402,26 +382,7 @@ export function bopfAllocateKernel(
       anyG = true;
       if (c === SOFT) return Status.BopfGeneral;
     }
-    const hardLive = g && c === HARD;
-    const elastic = c !== REJECTED && !g;
-    const notRejected = c !== REJECTED;
-    for (let r = 0; r < k; r++) {
-      const x = base + r;
-      const w = want[x], th = thr[r];
-      if (!(w >= 0 && w <= MAXF)) ok = false;
-      let a = 0;
-      if (hardLive) {
-        const l = left[r];
-        a = Math.min(Math.min(rate[rrow + r], w), l);
-        left[r] = l - a;
-      }
-      const e = elastic && w > th ? w : 0;
-      sum3[r] = sum3[r] + e;
-      const u = w - a - e;
-      const sp = notRejected && u > th ? u : 0;
-      sum4[r] = sum4[r] + sp;
-      alloc[x] = a + e + sp;
-    }
+    if (!roundRow(want, alloc, base, rate, rrow, g && c === HARD, c !== REJECTED && !g, c !== REJECTED, k, thr, left, sum3, sum4)) ok = false;
     if (useW !== null) {
       const wt = useW[i];
       if (!(wt > 0 && fin(wt))) ok = false;
@@ -459,4 +420,36 @@ export function summaryRow(
   }
   for (let r = 0; r < k; r++) rate[at + r] = volume[vol + r] / window;
   return tolerance(k, cap, volume, vol, period, s);
+}
+
+/**
+ * One row of the allocation-only round (assembly/bopf.ts roundRow, the same operations per
+ * resource): step 1 for a live hard guarantee (min(rate, want, left) taken from `left`),
+ * step 3's elastic want above `thr` into sum3, step 4's unmet rest above `thr` into sum4,
+ * the allocation their sum. False when a want is not a valid demand.
+ */
+function roundRow(
+  want: Float64Array, alloc: Float64Array, base: number, rate: Float64Array, rateBase: number,
+  hardLive: boolean, step3: boolean, step4: boolean, k: number,
+  thr: Float64Array, left: Float64Array, sum3: Float64Array, sum4: Float64Array,
+): boolean {
+  let ok = true;
+  for (let r = 0; r < k; r++) {
+    const x = base + r;
+    const w = want[x], th = thr[r];
+    if (!(w >= 0 && w <= MAXF)) ok = false;
+    let a = 0;
+    if (hardLive) {
+      const l = left[r];
+      a = Math.min(Math.min(rate[rateBase + r], w), l);
+      left[r] = l - a;
+    }
+    const e = step3 && w > th ? w : 0;
+    sum3[r] = sum3[r] + e;
+    const u = w - a - e;
+    const sp = step4 && u > th ? u : 0;
+    sum4[r] = sum4[r] + sp;
+    alloc[x] = a + e + sp;
+  }
+  return ok;
 }
