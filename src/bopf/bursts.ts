@@ -19,6 +19,7 @@
 // +Infinity (never binds); a volume larger than C * gap gives tolerance 0 (fails even alone).
 import type { BurstSpec } from "../sim/model.js";
 import { InputError, describeValue } from "../engine/errors.js";
+import { isNonNumericView } from "../engine/marshal.js";
 
 /** Bursts every `period` seconds from `start`, `count` of them, each with the same window and volume. */
 export interface PeriodicBursts {
@@ -227,7 +228,7 @@ function positive(field: string, v: unknown): void {
 }
 
 function volumeVector(field: string, v: unknown, k: number): void {
-  if (!Array.isArray(v) && !ArrayBuffer.isView(v)) throw new InputError(field, `expected an array of ${k} numbers, got ${describeValue(v)}`);
+  if (!Array.isArray(v) && !(ArrayBuffer.isView(v) && !isNonNumericView(v))) throw new InputError(field, `expected an array of ${k} numbers, got ${describeValue(v)}`);
   const a = v as ArrayLike<unknown>;
   if (a.length !== k) throw new InputError(field, `has length ${a.length}, expected K=${k} (the capacity's length)`);
   for (let r = 0; r < k; r++) {

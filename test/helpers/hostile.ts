@@ -131,4 +131,4 @@ export function sameBits(a: unknown, b: unknown): boolean {
 }
 
 /** fast-check parameters for the audit: enough runs to hit the edges, seeded for determinism. */
-export const FUZZ = { numRuns: 300, seed: 0x5eed } as const;
+export const FUZZ = { numRuns: Number(process.env.FUZZ_RUNS ?? 300), seed: Number(process.env.FUZZ_SEED ?? 0x5eed) } as const;
