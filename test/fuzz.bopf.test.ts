@@ -134,7 +134,7 @@ describe.each(backends)("fuzz BoPF batch paths (%s)", (_name, make) => {
         expect(viaBatch.admittedCount).toBe(viaAdmit.admittedCount);
         expect(sameBits(viaBatch.rates.slice(0, viaBatch.lastId * K + K), viaAdmit.rates.slice(0, viaAdmit.lastId * K + K))).toBe(true);
       }),
-      { ...FUZZ, numRuns: 200 },
+      { ...FUZZ, numRuns: Math.ceil(FUZZ.numRuns * 2 / 3) },
     );
   });
 
@@ -164,7 +164,7 @@ describe.each(backends)("fuzz BoPF batch paths (%s)", (_name, make) => {
           expect(used).toBeLessThanOrEqual(CAP[res] * (1 + 1e-9));
         }
       }),
-      { ...FUZZ, numRuns: 200 },
+      { ...FUZZ, numRuns: Math.ceil(FUZZ.numRuns * 2 / 3) },
     );
   });
 

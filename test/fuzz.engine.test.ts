@@ -176,7 +176,7 @@ describe.each(backends)("fuzz engine kernels (%s)", (_name, make) => {
         void o;
         expect(sameBits(validAnswers(e), fresh)).toBe(true);
       }),
-      { ...FUZZ, numRuns: 150 },
+      { ...FUZZ, numRuns: Math.ceil(FUZZ.numRuns / 2) },
     );
   });
 });
