@@ -223,6 +223,18 @@ describe.each(backends)("BoPF audit findings, each failing before its fix (%s)",
     expect(fieldOf(() => allocateInstant(engine, CAP, [{ ...q, guarantee: 3 as never }]))).toBe("queues[0].guarantee");
   });
 
+  it("EngineAdmissionBatch, allocateInstantFlat, admitBatch, burstSeries: bad sizes and containers -> InputError (were taken, TypeErrors, or named `volume`)", () => {
+    for (const n of [-1, 1.5, NaN, "3"]) expect(fieldOf(() => new bopf.EngineAdmissionBatch(engine, n as never, K))).toBe("n");
+    const flat = (n: unknown) => ({ n, cls: new Uint8Array(2), want: new Float64Array(4), weight: null, hasGuarantee: new Uint8Array(2), rate: new Float64Array(4), remaining: new Float64Array(4) });
+    for (const n of [-1, 1.5, NaN]) {
+      expect(fieldOf(() => bopf.allocateInstantFlat(engine, CAP, flat(n) as never))).toBe("n");
+      expect(fieldOf(() => bopf.allocateInstantFlat(engine, CAP, flat(n) as never, undefined, { steps: false }))).toBe("n");
+    }
+    expect(fieldOf(() => bopf.allocateInstantFlat(engine, CAP, null as never))).toBe("batch");
+    expect(fieldOf(() => new BopfAdmissionControl(CAP).admitBatch(emptyAdmissionBatch(1, K), null as never))).toBe("out");
+    expect(fieldOf(() => bopf.burstSeries([], null as never))).toBe("capacity");
+  });
+
   it("allocateInstant: want / weight beyond f64 in the DRF step names the queue, not the kernel's staged `demands[i]`", () => {
     const r = fieldOf(() => allocateInstant(engine, CAP, [{ class: "hard", want: [1e300, 1e-300], weight: 5e-324 }]));
     expect(r).toBe("queues[0]");

@@ -438,7 +438,7 @@ export class BopfAdmissionControl {
     const k = this.k;
     validateBatchShape(b, k, field);
     const n = b.n;
-    if (!(out.cls instanceof Uint8Array) || !(out.reason instanceof Uint8Array) || !(out.id instanceof Int32Array) ||
+    if (out === null || typeof out !== "object" || !(out.cls instanceof Uint8Array) || !(out.reason instanceof Uint8Array) || !(out.id instanceof Int32Array) ||
       out.cls.length < n || out.reason.length < n || out.id.length < n) {
       throw new InputError("out", `expected {cls: Uint8Array, reason: Uint8Array, id: Int32Array} of at least N = ${n} entries`);
     }

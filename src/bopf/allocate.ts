@@ -219,9 +219,9 @@ export function allocateInstantFlat(engine: Engine, capacity: ArrayLike<number>,
 
 /** Both forms' start: shapes checked, workspace sized, left = C, thresholds set, sums zeroed. */
 function startRound(capacity: ArrayLike<number>, b: InstantBatch, ws: InstantWorkspace, check: boolean): { k: number; n: number; nk: number; weights: Float64Array | null } {
+  if (check) validateShape(capacity, b);
   const k = capacity.length;
   const n = b.n;
-  if (check) validateShape(capacity, b);
   const nk = n * k;
   ws.ensure(nk, n, k);
   const { left, thr, sum3, sum4 } = ws;
@@ -591,6 +591,8 @@ function validateShape(capacity: ArrayLike<number>, b: InstantBatch): void {
     if (typeof c !== "number" || !(c > 0) || !Number.isFinite(c)) throw new InputError(`capacity[${r}]`, `must be a finite number > 0 (got ${describeValue(c)})`);
   }
   const n = b.n;
+  // a NaN, negative or fractional n sized every loop and view wrongly (results of no shape)
+  if (typeof n !== "number" || !Number.isInteger(n) || n < 0 || n > 2 ** 31 - 1) throw new InputError("n", `must be a whole number >= 0 (got ${describeValue(n)})`);
   const rows = (field: string, v: Float64Array) => {
     if (!(v instanceof Float64Array) || v.length < n * k) throw new InputError(field, `expected a Float64Array of N*K = ${n * k} numbers`);
   };

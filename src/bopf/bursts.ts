@@ -50,6 +50,11 @@ export function isPeriodic(b: BurstsInput): b is PeriodicBursts {
 
 /** Validates and summarises; `field` prefixes error names, e.g. `queues[2].bursts`. */
 export function burstSeries(input: BurstsInput, capacity: ArrayLike<number>, field = "bursts"): BurstSeries {
+  if (!Array.isArray(capacity) && !(ArrayBuffer.isView(capacity) && !isNonNumericView(capacity))) throw new InputError("capacity", `expected an array of numbers, got ${describeValue(capacity)}`);
+  for (let r = 0; r < capacity.length; r++) {
+    const c = capacity[r];
+    if (typeof c !== "number" || !(c > 0) || !Number.isFinite(c)) throw new InputError(`capacity[${r}]`, `must be a finite number > 0 (got ${describeValue(c)})`);
+  }
   const k = capacity.length;
   if (input === null || typeof input !== "object") throw new InputError(field, `expected a list of bursts or a periodic spec, got ${describeValue(input)}`);
   if (isPeriodic(input)) return periodic(input, capacity, field);
