@@ -7,7 +7,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { backends } from "./helpers/engines.js";
 import { FUZZ, hostileArray, hostileNumber, hostileValue, nonArray, outcome, sameBits } from "./helpers/hostile.js";
-import type { Engine } from "../src/index.js";
+import { loadEngine, loadEngineSync, type Engine } from "../src/index.js";
 
 const VALID = {
   drf: { capacity: [9, 18], demands: [[9, 36], [27, 9]] },
@@ -192,3 +192,22 @@ function checkDrf(r: { fraction: Float64Array; allocation: Float64Array }, input
     expect(used).toBeLessThanOrEqual(cap[res] * (1 + 1e-9));
   }
 }
+
+describe("fuzz engine loading", () => {
+  it("findings (failing before the fix): null options, a number, garbage bytes or a foreign module are InputErrors naming options(.wasm)", async () => {
+    const field = (f: () => unknown) => {
+      const o = outcome(f);
+      return o.kind === "input" ? o.error.field : o.kind;
+    };
+    expect(field(() => loadEngineSync(null as never))).toBe("options");
+    expect(field(() => loadEngineSync({ wasm: 3 as never }))).toBe("options.wasm");
+    expect(field(() => loadEngineSync({ wasm: new Uint8Array([1, 2, 3]) }))).toBe("options.wasm");
+    // a valid but empty module: no memory, no kernels (was "exports.heapBase is not a function")
+    const empty = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]);
+    expect(field(() => loadEngineSync({ wasm: empty }))).toBe("options.wasm");
+    const err = await loadEngine({ wasm: empty }).then(() => null, (e: unknown) => e);
+    expect((err as { field?: string }).field).toBe("options.wasm");
+    // the default still loads
+    expect(loadEngineSync().backend).toBe("wasm");
+  });
+});

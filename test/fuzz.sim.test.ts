@@ -89,5 +89,10 @@ describe.each(backends)("fuzz simulate (%s)", (_name, make) => {
     w4.jobs[0].stages[0].duration = 1;
     expect(field(() => simulate(w4, { policy: "drf", engine }))).toBe("workload.jobs[0].stages[0].tasks");
     expect(field(() => simulate(base(), null as never))).toBe("options");
+    // bopfWorkload: NaN counts generated nothing silently, 10^9 queues never finished generating
+    expect(field(() => bopfWorkload({ tqs: NaN }))).toBe("params.tqs");
+    expect(field(() => bopfWorkload({ tqs: 1e9 }))).toBe("params.tqs");
+    expect(field(() => bopfWorkload({ capacity: -1 }))).toBe("params.capacity");
+    expect(field(() => bopfWorkload(null as never))).toBe("params");
   });
 });
