@@ -111,13 +111,16 @@ export function decideRound(
   // a round the kernel could not finish (contended, or a bad cell) runs the general path,
   // which validates its cells: checked before admission commits, so a bad `want` (or a
   // guaranteed burst whose rate volume / window overflows) admits nothing
+  const built: { inst: InstantBatch | null } = { inst: null };
   const check = (round: number): void => {
-    if (round !== Status.OK) checkRound(ac.capacity, dw.instantBatch(b, want, k), field);
+    if (round === Status.OK) return;
+    built.inst = dw.instantBatch(b, want, k);
+    checkRound(ac.capacity, built.inst, field);
   };
   const code = ac.admitRows(b, dw.out, field, engine, want, check);
   // the block admission ran on (a transient block is still the staged one: nothing was staged since)
   if (code === Status.OK) return { out: dw.out, allocation: blockFor(engine, b, k).views().allocation.subarray(0, nk) };
-  // contended, or a bad cell (the general path names it): the same round over an InstantBatch
-  const inst = dw.instantBatch(b, want, k);
+  // contended: the same round over the InstantBatch the check built (its cells checked)
+  const inst = built.inst ?? dw.instantBatch(b, want, k);
   return { out: dw.out, allocation: allocationOnlyGeneral(engine, ac.capacity, inst, dw.ws).allocation };
 }
