@@ -31,6 +31,7 @@
 // so it is hard and never binds; a burst larger than C * gap fails (2) even alone.
 import type { BurstSpec, QueueKind } from "../sim/model.js";
 import { InputError, describeValue } from "../engine/errors.js";
+import { isNonNumericView } from "../engine/marshal.js";
 import {
   burstSeries, isPeriodic, periodicSummary, PeriodicSeries, type BurstSeries, type BurstsInput, type PeriodicBursts, type SummaryOut,
 } from "./bursts.js";
@@ -176,19 +177,28 @@ export class BopfAdmissionControl {
   private dC = 0;
 
   constructor(capacity: ArrayLike<number>, options: AdmissionOptions = {}) {
-    if (!Array.isArray(capacity) && !ArrayBuffer.isView(capacity)) throw new InputError("capacity", `expected an array of numbers, got ${describeValue(capacity)}`);
+    if (!Array.isArray(capacity) && !(ArrayBuffer.isView(capacity) && !isNonNumericView(capacity))) throw new InputError("capacity", `expected an array of numbers, got ${describeValue(capacity)}`);
     if (capacity.length === 0) throw new InputError("capacity", "must list at least one resource");
     for (let r = 0; r < capacity.length; r++) {
       const c = capacity[r];
       if (typeof c !== "number" || !Number.isFinite(c) || !(c > 0)) throw new InputError(`capacity[${r}]`, `must be a finite number > 0 (got ${describeValue(c)})`);
     }
+    // options: an object (null or a number would be read as one and throw a TypeError)
+    if (options === null || typeof options !== "object") throw new InputError("options", `expected an object {variant?, resources?, tolerance?}, got ${describeValue(options)}`);
     const v = options.variant ?? "bopf";
     if (v !== "bopf" && v !== "nbopf") throw new InputError("options.variant", `must be 'bopf' or 'nbopf', got ${describeValue(v)}`);
     this.variant = v;
     this.capacity = Float64Array.from(capacity);
     this.k = capacity.length;
-    this.names = options.resources ?? Array.from(capacity, (_, r) => `r${r}`);
-    this.eps = options.tolerance ?? 1e-9;
+    const names = options.resources;
+    if (names !== undefined && !(Array.isArray(names) && names.length === capacity.length && names.every((x) => typeof x === "string"))) {
+      throw new InputError("options.resources", `expected ${capacity.length} resource names (strings), got ${describeValue(names)}`);
+    }
+    this.names = names ?? Array.from(capacity, (_, r) => `r${r}`);
+    // a NaN tolerance would make every resource check "need > NaN" false: every LQ hard
+    const eps = options.tolerance ?? 1e-9;
+    if (typeof eps !== "number" || !(eps >= 0) || !Number.isFinite(eps)) throw new InputError("options.tolerance", `must be a finite number >= 0 (got ${describeValue(eps)})`);
+    this.eps = eps;
     this.hardRate = new Float64Array(capacity.length);
     this.need = new Float64Array(capacity.length);
     const slack = 1 + this.eps;
@@ -424,11 +434,11 @@ export class BopfAdmissionControl {
    * caller runs the general path), or Status.OK without `want`.
    * @internal decision.ts
    */
-  admitRows(b: AdmissionBatch, out: BatchOutcome, field: string, engine: Engine | null, want: Float64Array | null): number {
+  admitRows(b: AdmissionBatch, out: BatchOutcome, field: string, engine: Engine | null, want: Float64Array | null, beforeCommit: ((round: number) => void) | null = null): number {
     const k = this.k;
     validateBatchShape(b, k, field);
     const n = b.n;
-    if (!(out.cls instanceof Uint8Array) || !(out.reason instanceof Uint8Array) || !(out.id instanceof Int32Array) ||
+    if (out === null || typeof out !== "object" || !(out.cls instanceof Uint8Array) || !(out.reason instanceof Uint8Array) || !(out.id instanceof Int32Array) ||
       out.cls.length < n || out.reason.length < n || out.id.length < n) {
       throw new InputError("out", `expected {cls: Uint8Array, reason: Uint8Array, id: Int32Array} of at least N = ${n} entries`);
     }
@@ -458,6 +468,8 @@ export class BopfAdmissionControl {
       copyIn(out.cls, v.cls, n);
       copyIn(out.reason, v.reason, n);
       if (out.id !== v.id) out.id.set(v.id.subarray(0, n));
+      // the caller's last word (decideRound: the round's cells) before any state changes: it may throw
+      if (beforeCommit !== null) beforeCommit(round);
       this.cls.set(v.clsById.subarray(0, j), id0);
       this.fromBatch.set(v.kindById.subarray(0, j), id0);
       this.hardRate.set(v.hard);

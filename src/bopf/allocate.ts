@@ -22,6 +22,7 @@
 // is treated as over (step 3), as the SPEC says a burst stops being guaranteed once consumed.
 import type { Engine } from "../engine/engine.js";
 import { InputError, describeValue } from "../engine/errors.js";
+import { isNonNumericView } from "../engine/marshal.js";
 import type { BopfClass } from "./admission.js";
 import { clearlyFits, drfOver, EXHAUSTED, W_MAX, W_MIN } from "./drf-over.js";
 import { allocateError, copyIn } from "./batch-kernel.js";
@@ -131,8 +132,8 @@ export interface FlatAllocation {
 }
 
 export function allocateInstant(engine: Engine, capacity: ArrayLike<number>, queues: readonly InstantQueue[]): InstantAllocation {
-  const k = capacity.length;
   validate(capacity, queues);
+  const k = capacity.length;
   const n = queues.length;
   const cls = new Uint8Array(n), hasG = new Uint8Array(n);
   const want = new Float64Array(n * k), rate = new Float64Array(n * k), remaining = new Float64Array(n * k);
@@ -218,9 +219,9 @@ export function allocateInstantFlat(engine: Engine, capacity: ArrayLike<number>,
 
 /** Both forms' start: shapes checked, workspace sized, left = C, thresholds set, sums zeroed. */
 function startRound(capacity: ArrayLike<number>, b: InstantBatch, ws: InstantWorkspace, check: boolean): { k: number; n: number; nk: number; weights: Float64Array | null } {
+  if (check) validateShape(capacity, b);
   const k = capacity.length;
   const n = b.n;
-  if (check) validateShape(capacity, b);
   const nk = n * k;
   ws.ensure(nk, n, k);
   const { left, thr, sum3, sum4 } = ws;
@@ -581,6 +582,8 @@ function softSrpt(
 
 /** The batch's arrays and the capacity (validateRow checks the cells). */
 function validateShape(capacity: ArrayLike<number>, b: InstantBatch): void {
+  if (!Array.isArray(capacity) && !(ArrayBuffer.isView(capacity) && !isNonNumericView(capacity))) throw new InputError("capacity", `expected an array of numbers, got ${describeValue(capacity)}`);
+  if (b === null || typeof b !== "object") throw new InputError("batch", `expected an InstantBatch of columns, got ${describeValue(b)}`);
   const k = capacity.length;
   if (k === 0) throw new InputError("capacity", "must list at least one resource");
   for (let r = 0; r < k; r++) {
@@ -588,6 +591,8 @@ function validateShape(capacity: ArrayLike<number>, b: InstantBatch): void {
     if (typeof c !== "number" || !(c > 0) || !Number.isFinite(c)) throw new InputError(`capacity[${r}]`, `must be a finite number > 0 (got ${describeValue(c)})`);
   }
   const n = b.n;
+  // a NaN, negative or fractional n sized every loop and view wrongly (results of no shape)
+  if (typeof n !== "number" || !Number.isInteger(n) || n < 0 || n > 2 ** 31 - 1) throw new InputError("n", `must be a whole number >= 0 (got ${describeValue(n)})`);
   const rows = (field: string, v: Float64Array) => {
     if (!(v instanceof Float64Array) || v.length < n * k) throw new InputError(field, `expected a Float64Array of N*K = ${n * k} numbers`);
   };
@@ -597,6 +602,13 @@ function validateShape(capacity: ArrayLike<number>, b: InstantBatch): void {
   if (!(b.cls instanceof Uint8Array) || b.cls.length < n) throw new InputError("cls", `expected a Uint8Array of N = ${n} class codes`);
   if (!(b.hasGuarantee instanceof Uint8Array) || b.hasGuarantee.length < n) throw new InputError("hasGuarantee", `expected a Uint8Array of N = ${n} flags`);
   if (b.weight !== null && (!(b.weight instanceof Float64Array) || b.weight.length < n)) throw new InputError("weight", `expected null or a Float64Array of N = ${n} weights`);
+}
+
+/** validateShape and every row's validateRow: the InputError allocateInstantFlat's check would throw, or nothing. */
+export function validateInstantBatch(capacity: ArrayLike<number>, b: InstantBatch): void {
+  validateShape(capacity, b);
+  const k = capacity.length;
+  for (let i = 0; i < b.n; i++) validateRow(b, i, k);
 }
 
 // x - x === 0: finite; the messages are built only on failure
@@ -627,6 +639,8 @@ function validateRow(b: InstantBatch, i: number, k: number): void {
 }
 
 function validate(capacity: ArrayLike<number>, queues: readonly InstantQueue[]): void {
+  if (!Array.isArray(capacity) && !(ArrayBuffer.isView(capacity) && !isNonNumericView(capacity))) throw new InputError("capacity", `expected an array of numbers, got ${describeValue(capacity)}`);
+  if (!Array.isArray(queues)) throw new InputError("queues", `expected an array of queues, got ${describeValue(queues)}`);
   const k = capacity.length;
   if (k === 0) throw new InputError("capacity", "must list at least one resource");
   for (let r = 0; r < k; r++) {
@@ -642,11 +656,14 @@ function validate(capacity: ArrayLike<number>, queues: readonly InstantQueue[]):
   };
   for (let i = 0; i < queues.length; i++) {
     const q = queues[i];
+    if (q === null || typeof q !== "object") throw new InputError(`queues[${i}]`, `expected a queue {class, want, weight?, guarantee?}, got ${describeValue(q)}`);
     const c = q.class;
     if (c !== "hard" && c !== "soft" && c !== "elastic" && c !== "rejected") throw new InputError(`queues[${i}].class`, `must be hard, soft, elastic or rejected (got ${describeValue(q.class)})`);
     vec(() => `queues[${i}].want`, q.want);
-    if (q.weight !== undefined && !(q.weight > 0 && Number.isFinite(q.weight))) throw new InputError(`queues[${i}].weight`, `must be a finite number > 0 (got ${describeValue(q.weight)})`);
+    // typeof first: a Symbol (or BigInt) weight must not reach the comparison, which throws a TypeError
+    if (q.weight !== undefined && !(typeof q.weight === "number" && q.weight > 0 && Number.isFinite(q.weight))) throw new InputError(`queues[${i}].weight`, `must be a finite number > 0 (got ${describeValue(q.weight)})`);
     if (q.guarantee) {
+      if (typeof q.guarantee !== "object") throw new InputError(`queues[${i}].guarantee`, `expected {rate, remaining} or null, got ${describeValue(q.guarantee)}`);
       vec(() => `queues[${i}].guarantee.rate`, q.guarantee.rate);
       vec(() => `queues[${i}].guarantee.remaining`, q.guarantee.remaining);
     }

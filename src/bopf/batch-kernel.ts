@@ -11,6 +11,7 @@
 import type { Engine } from "../engine/engine.js";
 import type { BopfStage, KernelBlock } from "../kernels/backend.js";
 import { Status } from "../kernels/status.js";
+import { InputError, describeValue } from "../engine/errors.js";
 import { batchRowError, type AdmissionBatch } from "./admission-batch.js";
 
 /** An AdmissionBatch (and the round's demands) in a prepared block of the engine's memory. */
@@ -18,6 +19,9 @@ export class EngineAdmissionBatch implements AdmissionBatch {
   readonly n: number;
   readonly block: KernelBlock<"bopf">;
   constructor(readonly engine: Engine, n: number, k: number) {
+    // (the block's own message would name `volume` for a NaN n, and -1 or 1.5 were taken)
+    if (typeof n !== "number" || !Number.isInteger(n) || n < 0 || n > 2 ** 31 - 1) throw new InputError("n", `must be a whole number >= 0 (got ${describeValue(n)})`);
+    if (typeof k !== "number" || !Number.isInteger(k) || k < 1 || k > 2 ** 31 - 1) throw new InputError("k", `must be a whole number >= 1 (got ${describeValue(k)})`);
     this.n = n;
     this.block = engine.kernels.prepare("bopf", n, k);
   }

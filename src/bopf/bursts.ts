@@ -20,6 +20,7 @@
 import type { BurstSpec } from "../sim/model.js";
 import { InputError, describeValue } from "../engine/errors.js";
 import { toleratedCount } from "../kernels/js/bopf.js";
+import { isNonNumericView } from "../engine/marshal.js";
 
 /** Bursts every `period` seconds from `start`, `count` of them, each with the same window and volume. */
 export interface PeriodicBursts {
@@ -50,6 +51,11 @@ export function isPeriodic(b: BurstsInput): b is PeriodicBursts {
 
 /** Validates and summarises; `field` prefixes error names, e.g. `queues[2].bursts`. */
 export function burstSeries(input: BurstsInput, capacity: ArrayLike<number>, field = "bursts"): BurstSeries {
+  if (!Array.isArray(capacity) && !(ArrayBuffer.isView(capacity) && !isNonNumericView(capacity))) throw new InputError("capacity", `expected an array of numbers, got ${describeValue(capacity)}`);
+  for (let r = 0; r < capacity.length; r++) {
+    const c = capacity[r];
+    if (typeof c !== "number" || !(c > 0) || !Number.isFinite(c)) throw new InputError(`capacity[${r}]`, `must be a finite number > 0 (got ${describeValue(c)})`);
+  }
   const k = capacity.length;
   if (input === null || typeof input !== "object") throw new InputError(field, `expected a list of bursts or a periodic spec, got ${describeValue(input)}`);
   if (isPeriodic(input)) return periodic(input, capacity, field);
@@ -190,7 +196,7 @@ function positive(field: string, v: unknown): void {
 }
 
 function volumeVector(field: string, v: unknown, k: number): void {
-  if (!Array.isArray(v) && !ArrayBuffer.isView(v)) throw new InputError(field, `expected an array of ${k} numbers, got ${describeValue(v)}`);
+  if (!Array.isArray(v) && !(ArrayBuffer.isView(v) && !isNonNumericView(v))) throw new InputError(field, `expected an array of ${k} numbers, got ${describeValue(v)}`);
   const a = v as ArrayLike<unknown>;
   if (a.length !== k) throw new InputError(field, `has length ${a.length}, expected K=${k} (the capacity's length)`);
   for (let r = 0; r < k; r++) {

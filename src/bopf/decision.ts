@@ -23,7 +23,7 @@ import { InputError } from "../engine/errors.js";
 import { Status } from "../kernels/status.js";
 import type { BopfAdmissionControl } from "./admission.js";
 import { KIND_LQ, emptyBatchOutcome, type AdmissionBatch, type BatchOutcome } from "./admission-batch.js";
-import { allocationOnlyGeneral, InstantWorkspace, type InstantBatch } from "./allocate.js";
+import { allocationOnlyGeneral, InstantWorkspace, validateInstantBatch, type InstantBatch } from "./allocate.js";
 import { blockFor } from "./batch-kernel.js";
 
 /** What decideRound reuses across calls (grows as needed). */
@@ -74,6 +74,18 @@ export class DecisionWorkspace {
   }
 }
 
+/** The general path's checks of the round, with its cells named as decideRound's caller knows them. */
+function checkRound(capacity: Float64Array, inst: InstantBatch, field: string): void {
+  try {
+    validateInstantBatch(capacity, inst);
+  } catch (e) {
+    const m = e instanceof InputError ? /^(rate|remaining)(\[\d+\]\[\d+\])$/.exec(e.field) : null;
+    // the guarantee's rate and remaining come from the row's spec (volume / window, volume)
+    if (m !== null) throw new InputError(`${field}.volume${m[2]}`, `the burst rate volume / window is beyond f64 (${e instanceof Error ? e.message : ""}); rescale the units`);
+    throw e;
+  }
+}
+
 /** decideRound's result: the outcome by row and the allocation (N*K). */
 export interface RoundDecision {
   out: BatchOutcome;
@@ -96,10 +108,19 @@ export function decideRound(
   // checked before admission: a misuse must not leave the batch admitted without its round
   if (!(want instanceof Float64Array) || want.length < nk) throw new InputError("want", `expected a Float64Array of N*K = ${nk} numbers`);
   dw.ensure(n);
-  const code = ac.admitRows(b, dw.out, field, engine, want);
+  // a round the kernel could not finish (contended, or a bad cell) runs the general path,
+  // which validates its cells: checked before admission commits, so a bad `want` (or a
+  // guaranteed burst whose rate volume / window overflows) admits nothing
+  const built: { inst: InstantBatch | null } = { inst: null };
+  const check = (round: number): void => {
+    if (round === Status.OK) return;
+    built.inst = dw.instantBatch(b, want, k);
+    checkRound(ac.capacity, built.inst, field);
+  };
+  const code = ac.admitRows(b, dw.out, field, engine, want, check);
   // the block admission ran on (a transient block is still the staged one: nothing was staged since)
   if (code === Status.OK) return { out: dw.out, allocation: blockFor(engine, b, k).views().allocation.subarray(0, nk) };
-  // contended, or a bad cell (the general path names it): the same round over an InstantBatch
-  const inst = dw.instantBatch(b, want, k);
+  // contended: the same round over the InstantBatch the check built (its cells checked)
+  const inst = built.inst ?? dw.instantBatch(b, want, k);
   return { out: dw.out, allocation: allocationOnlyGeneral(engine, ac.capacity, inst, dw.ws).allocation };
 }

@@ -18,6 +18,7 @@
 // whole demand, dominant share 0.3; the second gets 7/8 of its demand, <7, 1.75>). Edge values: a resource with avail <= C * 1e-12 is exhausted (dropped;
 // rows needing it get 0); a want <= C * 1e-12 counts as no demand (float residue).
 import type { Engine } from "../engine/engine.js";
+import { InputError } from "../engine/errors.js";
 
 /** Below this fraction of capacity a remainder counts as exhausted (float residue of C - sum). */
 export const EXHAUSTED = 1e-12;
@@ -102,7 +103,14 @@ export function drfOver(
   if (status.code !== 0) {
     // rerun through engine.drf so the error is the InputError it has always been
     const wts = Float64Array.from(st.weights.subarray(0, n));
-    engine.drf({ capacity: Float64Array.from(live.subarray(0, kl), (r) => avail[r]), demands: st.demands.slice(0, n * kl), weights: wts });
+    try {
+      engine.drf({ capacity: Float64Array.from(live.subarray(0, kl), (r) => avail[r]), demands: st.demands.slice(0, n * kl), weights: wts });
+    } catch (e) {
+      // the kernel names its own staged row (`demands[i]`): here row i is the caller's queue i
+      const row = e instanceof InputError ? /^demands\[(\d+)\]/.exec(e.field) : null;
+      if (row !== null) throw new InputError(`queues[${row[1]}]`, `want / weight is beyond f64 precision in BoPF's DRF step (${e instanceof Error ? e.message : ""}); rescale the units`);
+      throw e;
+    }
     throw new Error(`drf kernel status ${status.code as number}`);
   }
   scatterShares(st.lambda, st.demands, out, n, k, kl, live);

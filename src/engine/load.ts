@@ -52,6 +52,32 @@ function checkBackend(b: unknown): BackendKind {
   throw new InputError("options.backend", `must be 'wasm' or 'js', got ${describeValue(b)}`);
 }
 
+/** The exports the WASM backend calls: a module without them is not fairsched's. */
+const REQUIRED_EXPORTS = [
+  "heapBase", "drf", "drfScratchBytes", "floorSum", "srpt", "srptScratchBytes", "ltrf", "ltrfScratchBytes",
+  "crvReorder", "crvScratchBytes", "bopfAdmit", "bopfAllocate", "bopfScratchBytes",
+] as const;
+
+function checkOptions(options: unknown): LoadOptions {
+  if (options === null || typeof options !== "object") throw new InputError("options", `expected {backend?, wasm?}, got ${describeValue(options)}`);
+  const w = (options as LoadOptions).wasm;
+  if (w !== undefined && !(w instanceof WebAssembly.Module || w instanceof URL || typeof w === "string" || w instanceof ArrayBuffer || ArrayBuffer.isView(w))) {
+    throw new InputError("options.wasm", `expected bytes, a WebAssembly.Module, a URL or a path, got ${describeValue(w)}`);
+  }
+  return options as LoadOptions;
+}
+
+/** Compile or link failures of a caller's module as the InputError naming options.wasm. */
+function badModule(e: unknown): InputError {
+  return new InputError("options.wasm", `is not a fairsched WASM module (${e instanceof Error ? e.message : String(e)})`);
+}
+
+function backendOf(exports: Record<string, unknown>): WasmBackend {
+  if (!(exports.memory instanceof WebAssembly.Memory)) throw badModule(new Error("no exported memory"));
+  for (const name of REQUIRED_EXPORTS) if (typeof exports[name] !== "function") throw badModule(new Error(`no export ${name}()`));
+  return new WasmBackend(exports as unknown as FairschedExports);
+}
+
 function compileSync(src: WasmSource | undefined): WebAssembly.Module {
   if (src instanceof WebAssembly.Module) return src;
   if (src === undefined && defaultModule) return defaultModule;
@@ -66,7 +92,12 @@ function compileSync(src: WasmSource | undefined): WebAssembly.Module {
   } else {
     bytes = src;
   }
-  const mod = new WebAssembly.Module(bytes);
+  let mod: WebAssembly.Module;
+  try {
+    mod = new WebAssembly.Module(bytes);
+  } catch (e) {
+    throw badModule(e);
+  }
   if (src === undefined) defaultModule = mod;
   return mod;
 }
@@ -79,7 +110,9 @@ async function compileAsync(src: WasmSource | undefined): Promise<WebAssembly.Mo
     return defaultModulePromise;
   }
   if (src instanceof URL || typeof src === "string") return fetchAndCompile(toUrl(src));
-  return WebAssembly.compile(src);
+  return WebAssembly.compile(src).catch((e: unknown) => {
+    throw badModule(e);
+  });
 }
 
 async function fetchAndCompile(url: URL): Promise<WebAssembly.Module> {
@@ -94,20 +127,32 @@ async function fetchAndCompile(url: URL): Promise<WebAssembly.Module> {
 }
 
 function wasmEngine(mod: WebAssembly.Module): Engine {
-  const { exports } = instantiateSync<FairschedExports & Record<string, unknown>>(mod, {});
-  return new Engine(new WasmBackend(exports as unknown as FairschedExports));
+  let exports: Record<string, unknown>;
+  try {
+    exports = instantiateSync<FairschedExports & Record<string, unknown>>(mod, {}).exports;
+  } catch (e) {
+    throw badModule(e);
+  }
+  return new Engine(backendOf(exports));
 }
 
 /** Loads an engine synchronously (Node, workers). In a browser's main thread prefer loadEngine. */
 export function loadEngineSync(options: LoadOptions = {}): Engine {
+  checkOptions(options);
   if (checkBackend(options.backend) === "js") return new Engine(new JsBackend());
   return wasmEngine(compileSync(options.wasm));
 }
 
 /** Loads an engine: compiles the WASM once per source and caches the default module. */
 export async function loadEngine(options: LoadOptions = {}): Promise<Engine> {
+  checkOptions(options);
   if (checkBackend(options.backend) === "js") return new Engine(new JsBackend());
   const mod = await compileAsync(options.wasm);
-  const { exports } = await instantiate<FairschedExports & Record<string, unknown>>(mod, {});
-  return new Engine(new WasmBackend(exports as unknown as FairschedExports));
+  let exports: Record<string, unknown>;
+  try {
+    exports = (await instantiate<FairschedExports & Record<string, unknown>>(mod, {})).exports;
+  } catch (e) {
+    throw badModule(e);
+  }
+  return new Engine(backendOf(exports));
 }

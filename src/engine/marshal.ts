@@ -15,8 +15,22 @@ function isArrayLike(v: unknown): v is ArrayLike<unknown> {
   return Array.isArray(v) || ArrayBuffer.isView(v);
 }
 
+/**
+ * A view that does not hold numbers: a DataView (no length, no elements) or a BigInt64Array /
+ * BigUint64Array (TypedArray.set into a Float64Array throws a TypeError on BigInts). Refused
+ * up front by name, so no kernel input ever reaches `set` with one.
+ */
+export function isNonNumericView(v: unknown): boolean {
+  return v instanceof DataView || v instanceof BigInt64Array || v instanceof BigUint64Array;
+}
+
+function nonNumericView(field: string, v: unknown): InputError {
+  return new InputError(field, `expected numbers, got a ${(v as object).constructor.name} (use an array or a Float64Array)`);
+}
+
 export function vectorLength(field: string, v: unknown): number {
   if (!isArrayLike(v)) throw new InputError(field, `expected an array of numbers, got ${describeValue(v)}`);
+  if (isNonNumericView(v)) throw nonNumericView(field, v);
   return v.length;
 }
 
@@ -26,6 +40,7 @@ export function vectorLength(field: string, v: unknown): number {
  */
 export function matrixRows(field: string, m: unknown, k: number): number {
   if (!isArrayLike(m)) throw new InputError(field, `expected an array of rows or a flat array of N*K numbers, got ${describeValue(m)}`);
+  if (isNonNumericView(m)) throw nonNumericView(field, m);
   if (ArrayBuffer.isView(m) || m.length === 0 || !isArrayLike(m[0])) {
     // typed, empty, or a flat number[] of N*K
     if (m.length % k !== 0) throw new InputError(field, `flat length ${m.length} is not a multiple of K=${k}`);
@@ -36,6 +51,7 @@ export function matrixRows(field: string, m: unknown, k: number): number {
 
 export function writeVector(field: string, src: unknown, dst: Float64Array, len: number): void {
   const v = src as ArrayLike<unknown>;
+  if (isNonNumericView(v)) throw nonNumericView(field, v);
   if (v.length !== len) throw new InputError(field, `has length ${v.length}, expected ${len}`);
   if (ArrayBuffer.isView(v)) {
     dst.set(v as unknown as ArrayLike<number>);
@@ -73,6 +89,7 @@ export function writeMatrix(field: string, src: unknown, dst: Float64Array, n: n
       continue;
     }
     if (!isArrayLike(row)) throw new InputError(`${field}[${i}]`, `expected an array of ${k} numbers, got ${describeValue(row)}`);
+    if (isNonNumericView(row)) throw nonNumericView(`${field}[${i}]`, row);
     if (row.length !== k) throw new InputError(`${field}[${i}]`, `has length ${row.length}, expected K=${k} (the capacity's length)`);
     dst.set(row as unknown as ArrayLike<number>, i * k); // a typed row
   }

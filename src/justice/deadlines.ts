@@ -51,6 +51,7 @@ export function assignDeadlines<J extends Omit<DeadlineJob, "deadline">>(
   jobs: readonly J[], type: DeadlineType, capacity: number, rng: Rng, runtime: RuntimeModel = "waves",
   basis: DeadlineBasis = "requested",
 ): Array<J & { deadline: number; expansion: number }> {
+  if (!Array.isArray(jobs)) throw new InputError("jobs", `expected an array of jobs, got ${describeValue(jobs)}`);
   if (!DEADLINE_TYPES.includes(type)) expansionFactor(type, rng); // throws the InputError
   checkInt("capacity", capacity, 1);
   if (!RUNTIME_MODELS.includes(runtime)) throw new InputError("runtime", `must be one of ${RUNTIME_MODELS.join(", ")} (got ${describeValue(runtime)})`);

@@ -24,6 +24,7 @@
 import type { DeadlineJob } from "./model.js";
 import type { DeadlineRun } from "./sim.js";
 import { checkPositive } from "./validate.js";
+import { InputError, describeValue } from "../engine/errors.js";
 
 export interface DeadlineMetrics {
   jobs: number;
@@ -53,10 +54,24 @@ export interface DeadlineMetrics {
 
 /** Jain's fairness index (sum x)^2 / (n sum x^2); 1 when all values are 0; null when empty. */
 export function jainIndex(xs: readonly number[]): number | null {
+  if (!Array.isArray(xs)) throw new InputError("xs", `expected an array of numbers, got ${describeValue(xs)}`);
   if (xs.length === 0) return null;
+  // in units of the largest |x|: s * s overflowed for values near 1e200 (NaN) and x * x
+  // underflowed below 1e-162 (<1e-200, 0> gave 1 instead of 1/2)
+  let top = 0;
+  xs.forEach((x, i) => {
+    if (typeof x !== "number" || !(x >= 0) || !Number.isFinite(x)) throw new InputError(`xs[${i}]`, `must be a finite number >= 0 (got ${describeValue(x)})`);
+    if (x > top) top = x;
+  });
+  if (top === 0) return 1;
+  // the usual magnitudes as they always were (bit for bit); scaled only outside 2^-400..2^400
+  const scale = top >= 2 ** -400 && top <= 2 ** 400 ? 1 : top;
   let s = 0, s2 = 0;
-  for (const x of xs) { s += x; s2 += x * x; }
-  if (s2 === 0) return 1;
+  for (const x of xs) {
+    const y = x / scale;
+    s += y;
+    s2 += y * y;
+  }
   return (s * s) / (xs.length * s2);
 }
 
@@ -66,6 +81,8 @@ export function computeMetrics(jobs: readonly DeadlineJob[], run: DeadlineRun, i
   const n = jobs.length;
   const horizon = run.makespan;
   const K = Math.max(1, Math.ceil(horizon / interval));
+  // per interval arrays: a tiny interval asked for ~1e300 of them (a RangeError)
+  if (!(K <= 2 ** 24)) throw new InputError("interval", `${interval} s gives ${K} intervals over the makespan ${horizon} s, beyond 2^24; use a longer interval`);
   const busy = new Float64Array(K);
   // per interval: present jobs and their presence and held CPU·s
   const present: Array<Array<{ demand: number; presence: number; cpuSec: number }>> = Array.from({ length: K }, () => []);

@@ -89,7 +89,9 @@ export function minCpusWithin(
   } else {
     const k = Math.floor(time / taskDuration(job) + TIME_EPS);
     if (k < 1) return null;
-    c = Math.ceil(job.requestedTasks / k);
+    // max(1, ..): a task duration far below the time (a subnormal compTime / tasks) gives
+    // k = Infinity and tasks / k = 0, and no job runs on 0 CPUs
+    c = Math.max(1, Math.ceil(job.requestedTasks / k));
   }
   return c <= maxCpus(job.requestedTasks, capacity) ? c : null;
 }

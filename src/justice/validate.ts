@@ -37,10 +37,14 @@ export function checkBoolean(field: string, v: unknown): boolean {
   return v;
 }
 
+/** Tasks over all jobs at most (the default workload's worst case is 4,000,000). */
+const MAX_TASKS = 2 ** 24;
+
 /** Validates a job list; returns it unchanged (typed) when every job is well formed. */
 export function validateJobs(jobs: unknown, field = "jobs"): readonly DeadlineJob[] {
   if (!Array.isArray(jobs)) throw new InputError(field, `expected an array (got ${describeValue(jobs)})`);
   const ids = new Map<string, number>();
+  let tasks = 0;
   jobs.forEach((j: unknown, i: number) => {
     const f = `${field}[${i}]`;
     if (j === null || typeof j !== "object") throw new InputError(f, `expected an object (got ${describeValue(j)})`);
@@ -50,7 +54,10 @@ export function validateJobs(jobs: unknown, field = "jobs"): readonly DeadlineJo
     if (prev !== undefined) throw new InputError(`${f}.id`, `duplicates ${field}[${prev}].id ${describeValue(job.id)}`);
     ids.set(job.id, i);
     checkNonNegative(`${f}.arrival`, job.arrival);
-    checkInt(`${f}.requestedTasks`, job.requestedTasks, 1);
+    tasks += checkInt(`${f}.requestedTasks`, job.requestedTasks, 1);
+    // the waves model has one event (and usage point) per wave, up to one per task: 2^31
+    // tasks on a small cluster exhausted memory (the worker crashed)
+    if (tasks > MAX_TASKS) throw new InputError(`${f}.requestedTasks`, `brings the jobs to ${tasks} tasks, beyond the simulator's 2^24`);
     checkPositive(`${f}.compTime`, job.compTime);
     checkPositive(`${f}.deadline`, job.deadline);
   });

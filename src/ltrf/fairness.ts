@@ -10,6 +10,8 @@
 // private half would have given min(20,50) + min(40,50) + min(80,50) + min(90,50) = 160:
 // rho_A = 1; B got 240 against 50 * 4 = 200: rho_B = 1.2, Psi = 0.2, Omega = 0.
 // Edge values: a queue that never demanded anything has rho = NaN and counts in neither sum.
+import { InputError, describeValue } from "../engine/errors.js";
+import { isNonNumericView } from "../engine/marshal.js";
 
 export interface FairnessSeries {
   t: number[];
@@ -29,9 +31,16 @@ export class FairnessTracker {
 
   /** `weights`: w_i, so S_i = w_i / sum w (as a fraction of the capacity). */
   constructor(weights: ArrayLike<number>) {
+    if (!Array.isArray(weights) && !(ArrayBuffer.isView(weights) && !isNonNumericView(weights))) throw new InputError("weights", `expected an array of numbers, got ${describeValue(weights)}`);
     const n = weights.length;
     let W = 0;
-    for (let i = 0; i < n; i++) W += weights[i];
+    for (let i = 0; i < n; i++) {
+      const w = weights[i];
+      if (typeof w !== "number" || !(w > 0) || !Number.isFinite(w)) throw new InputError(`weights[${i}]`, `must be a finite number > 0 (got ${describeValue(w)})`);
+      W += w;
+    }
+    // a sum beyond f64 would make every share 0
+    if (!Number.isFinite(W)) throw new InputError("weights", "their sum overflows f64; rescale them");
     this.share = Float64Array.from(weights, (w) => w / W);
     this.got = new Float64Array(n);
     this.due = new Float64Array(n);
@@ -42,6 +51,7 @@ export class FairnessTracker {
 
   /** Integrates the current g and d up to time t. */
   advance(t: number): void {
+    if (typeof t !== "number" || !Number.isFinite(t)) throw new InputError("t", `must be a finite number (got ${describeValue(t)})`);
     const dt = t - this.last;
     if (dt > 0) {
       for (let i = 0; i < this.g.length; i++) {
@@ -54,6 +64,9 @@ export class FairnessTracker {
 
   /** From now on queue i holds g and demands d (dominant shares). */
   set(i: number, g: number, d: number): void {
+    if (typeof i !== "number" || !Number.isInteger(i) || i < 0 || i >= this.g.length) throw new InputError("i", `must be a queue index 0..${this.g.length - 1} (got ${describeValue(i)})`);
+    if (typeof g !== "number" || !(g >= 0) || !Number.isFinite(g)) throw new InputError("g", `must be a finite number >= 0 (got ${describeValue(g)})`);
+    if (typeof d !== "number" || !(d >= 0) || !Number.isFinite(d)) throw new InputError("d", `must be a finite number >= 0 (got ${describeValue(d)})`);
     this.g[i] = g;
     this.d[i] = d;
   }
@@ -91,9 +104,14 @@ export class FairnessTracker {
 
 /** Fairness series of a step model run (1 time unit per step, one resource of C units). */
 export function stepFairness(records: ReadonlyArray<{ totalDemand: number[]; alloc: number[] }>, capacity: number, weights: number[]): FairnessSeries {
+  if (typeof capacity !== "number" || !(capacity > 0) || !Number.isFinite(capacity)) throw new InputError("capacity", `must be a finite number > 0 (got ${describeValue(capacity)})`);
+  if (!Array.isArray(records)) throw new InputError("records", `expected an array of {totalDemand, alloc}, got ${describeValue(records)}`);
   const f = new FairnessTracker(weights);
   records.forEach((r, t) => {
-    r.alloc.forEach((a, i) => f.set(i, a / capacity, r.totalDemand[i] / capacity));
+    if (r === null || typeof r !== "object" || !Array.isArray(r.alloc) || !Array.isArray(r.totalDemand) || r.alloc.length !== weights.length || r.totalDemand.length !== weights.length) {
+      throw new InputError(`records[${t}]`, `expected {totalDemand, alloc}: arrays of ${weights.length} numbers (one per queue)`);
+    }
+    r.alloc.forEach((a: number, i: number) => f.set(i, a / capacity, r.totalDemand[i] / capacity));
     f.advance(t + 1);
     f.sample(t + 1);
   });

@@ -73,8 +73,12 @@ export class HLtrf {
   private readonly hadPending: Uint8Array;
 
   constructor(tree: QueueTree, opts: HltrfOptions) {
+    if (tree === null || typeof tree !== "object" || !(tree.parent instanceof Int32Array) || !Array.isArray(tree.children) || !(tree.weight instanceof Float64Array)) {
+      throw new InputError("tree", `expected a queue tree from buildTree(), got ${describeValue(tree)}`);
+    }
+    if (opts === null || typeof opts !== "object") throw new InputError("options", `expected {tWait, tieBreak?, random?}, got ${describeValue(opts)}`);
     const t = opts.tWait;
-    if (!(t >= 0) || Number.isNaN(t)) throw new InputError("tWait", `must be a number >= 0 or Infinity (got ${describeValue(t)})`);
+    if (typeof t !== "number" || !(t >= 0)) throw new InputError("tWait", `must be a number >= 0 or Infinity (got ${describeValue(t)})`);
     if (opts.tieBreak !== undefined && opts.tieBreak !== "index" && opts.tieBreak !== "random") {
       throw new InputError("tieBreak", `must be 'index' or 'random' (got ${describeValue(opts.tieBreak)})`);
     }
@@ -90,13 +94,18 @@ export class HLtrf {
     this.left = new Float64Array(tree.leaves);
     this.hadPending = new Uint8Array(tree.leaves);
     this.slotOf = new Int32Array(tree.nodes).fill(-1);
-    tree.children.forEach((cs) => cs.forEach((v, j) => (this.slotOf[v] = j)));
+    tree.children.forEach((cs) => cs.forEach((v: number, j: number) => (this.slotOf[v] = j)));
   }
 
-  /** One scheduling point: starts tasks until no leaf has a pending task that fits. */
+  /**
+   * One scheduling point: starts tasks until no leaf has a pending task that fits. The call
+   * is checked first (checkCall): a bad array or cell is an InputError naming it, and
+   * nothing (free, usage, count, the wait clocks) is changed.
+   */
   allocate(c: HltrfCall): void {
     const { tree } = this;
     const n = tree.leaves;
+    checkCall(c, n);
     const k = c.free.length;
     const { parent, weight } = tree;
     const U = this.nodeUsage;
@@ -207,6 +216,47 @@ export class HLtrf {
       h.remove(this.slot(v));
       if (h.size > 0) return;
     }
+  }
+}
+
+/** Whole numbers up to this are exact in f64; `left -= 1` counts them down to 0 exactly. */
+const MAX_PENDING = 2 ** 53;
+
+/**
+ * The call's arrays and cells, before anything is written: a NaN time or usage would be
+ * stored in the wait clocks or the heaps' keys (every later call reads them), a NaN task
+ * "fits" (NaN > free is false) and turns free into NaN, and a fractional pending never
+ * counts down to exactly 0, so the leaf would get tasks beyond its pending ones.
+ */
+function checkCall(c: HltrfCall, n: number): void {
+  if (c === null || typeof c !== "object") throw new InputError("call", `expected {time, free, tasks, pending, usage, increments, count}, got ${describeValue(c)}`);
+  if (typeof c.time !== "number" || !Number.isFinite(c.time)) throw new InputError("time", `must be a finite number (got ${describeValue(c.time)})`);
+  const arr = (field: string, v: unknown, len: number): Float64Array => {
+    if (!(v instanceof Float64Array)) throw new InputError(field, `expected a Float64Array, got ${ArrayBuffer.isView(v) ? v.constructor.name : describeValue(v)}`);
+    if (len >= 0 && v.length !== len) throw new InputError(field, `has length ${v.length}, expected ${len}`);
+    return v;
+  };
+  const free = arr("free", c.free, -1);
+  const k = free.length;
+  if (k === 0) throw new InputError("free", "must list at least one resource");
+  const tasks = arr("tasks", c.tasks, n * k), pending = arr("pending", c.pending, n);
+  const usage = arr("usage", c.usage, n), inc = arr("increments", c.increments, n);
+  arr("count", c.count, n);
+  for (let r = 0; r < k; r++) {
+    const x = free[r];
+    if (!(x >= 0) || !Number.isFinite(x)) throw new InputError(`free[${r}]`, `must be a finite number >= 0 (got ${describeValue(x)})`);
+  }
+  for (let i = 0; i < n; i++) {
+    for (let r = 0; r < k; r++) {
+      const x = tasks[i * k + r];
+      if (!(x >= 0) || !Number.isFinite(x)) throw new InputError(`tasks[${i}][${r}]`, `must be a finite number >= 0 (got ${describeValue(x)})`);
+    }
+    const p = pending[i];
+    if (!(p >= 0 && p <= MAX_PENDING && Math.floor(p) === p)) throw new InputError(`pending[${i}]`, `must be a whole number between 0 and 2^53 (got ${describeValue(p)})`);
+    const u = usage[i];
+    if (!(u >= 0) || !Number.isFinite(u)) throw new InputError(`usage[${i}]`, `must be a finite number >= 0 (got ${describeValue(u)})`);
+    const d = inc[i];
+    if (!(d >= 0) || !Number.isFinite(d)) throw new InputError(`increments[${i}]`, `must be a finite number >= 0 (got ${describeValue(d)})`);
   }
 }
 

@@ -34,8 +34,8 @@ export class QuantumUpdater {
   readonly refreshInterval: number;
 
   constructor(q0: number, refreshInterval = 1) {
-    if (!(q0 >= 0) || !Number.isFinite(q0)) throw new InputError("quantum", `must be a finite number >= 0 (got ${describeValue(q0)})`);
-    if (!(refreshInterval >= 0) || !Number.isFinite(refreshInterval)) throw new InputError("refreshInterval", `must be a finite number >= 0 (got ${describeValue(refreshInterval)})`);
+    if (typeof q0 !== "number" || !(q0 >= 0) || !Number.isFinite(q0)) throw new InputError("quantum", `must be a finite number >= 0 (got ${describeValue(q0)})`);
+    if (typeof refreshInterval !== "number" || !(refreshInterval >= 0) || !Number.isFinite(refreshInterval)) throw new InputError("refreshInterval", `must be a finite number >= 0 (got ${describeValue(refreshInterval)})`);
     this.refreshInterval = refreshInterval;
     this.nextRefresh = 0;
     this.nodes.push({ parent: -1, children: [], q: q0, informed: false, sum: 0, done: 0 });
@@ -44,6 +44,7 @@ export class QuantumUpdater {
 
   /** The queue node for a path (root = []), created top-down with inherited quanta. */
   queue(path: readonly string[]): number {
+    checkPath(path);
     let v = 0;
     for (let j = 0; j < path.length; j++) v = this.child(v, "q:" + path.slice(0, j + 1).join("/"));
     return v;
@@ -51,19 +52,24 @@ export class QuantumUpdater {
 
   /** The application node `app` in queue `path`, created with the leaf queue's quantum. */
   app(path: readonly string[], app: string): number {
+    if (typeof app !== "string") throw new InputError("app", `must be a string (got ${describeValue(app)})`);
     return this.child(this.queue(path), "a:" + app);
   }
 
   quantum(node: number): number {
-    return this.nodes[node].q;
+    return this.nodes[this.nodeId("node", node)].q;
   }
 
   taskStarted(appNode: number, taskId: string, t: number): void {
+    this.nodeId("appNode", appNode);
+    if (typeof taskId !== "string") throw new InputError("taskId", `must be a string (got ${describeValue(taskId)})`);
+    checkTime(t);
     this.running.set(taskId, { app: appNode, start: t, q: this.nodes[appNode].q });
   }
 
   /** Assumed execution time of a running task at time t: max(Q at its start, running time). */
   assumed(taskId: string, t: number): number {
+    checkTime(t);
     const r = this.running.get(taskId);
     if (!r) throw new InputError("taskId", `no running task '${taskId}'`);
     return Math.max(r.q, t - r.start);
@@ -71,8 +77,11 @@ export class QuantumUpdater {
 
   /** Records the actual running time; returns it. */
   taskFinished(taskId: string, t: number): number {
+    checkTime(t);
     const r = this.running.get(taskId);
-    if (!r) throw new InputError("taskId", `no running task '${taskId}'`);
+    if (!r) throw new InputError("taskId", `no running task '${String(taskId)}'`);
+    // a finish before the start would make the app's mean (its quantum) negative
+    if (!(t >= r.start)) throw new InputError("t", `the finish time ${t} is before the task's start ${r.start}`);
     this.running.delete(taskId);
     const a = this.nodes[r.app];
     const d = t - r.start;
@@ -83,6 +92,7 @@ export class QuantumUpdater {
 
   /** Bottom-up self-tuning, if the refresh interval has passed. */
   refresh(t: number, force = false): void {
+    checkTime(t);
     if (!force && t < this.nextRefresh) return;
     this.nextRefresh = t + this.refreshInterval;
     this.tune(0);
@@ -111,6 +121,14 @@ export class QuantumUpdater {
     return node.informed;
   }
 
+  /** A node id of this updater (whole, in range), else an InputError naming `field`. */
+  private nodeId(field: string, v: unknown): number {
+    if (typeof v !== "number" || !Number.isInteger(v) || v < 0 || v >= this.nodes.length) {
+      throw new InputError(field, `must be a node id from queue() or app() (0..${this.nodes.length - 1}), got ${describeValue(v)}`);
+    }
+    return v;
+  }
+
   private child(parent: number, key: string): number {
     let id = this.byKey.get(key);
     if (id !== undefined) return id;
@@ -120,4 +138,16 @@ export class QuantumUpdater {
     this.byKey.set(key, id);
     return id;
   }
+}
+
+/** A time: a finite number (a NaN would make every later quantum NaN). */
+function checkTime(t: unknown): void {
+  if (typeof t !== "number" || !Number.isFinite(t)) throw new InputError("t", `must be a finite number (got ${describeValue(t)})`);
+}
+
+function checkPath(path: unknown): void {
+  if (!Array.isArray(path)) throw new InputError("path", `expected an array of queue names, got ${describeValue(path)}`);
+  path.forEach((p, j) => {
+    if (typeof p !== "string") throw new InputError(`path[${j}]`, `must be a string (got ${describeValue(p)})`);
+  });
 }

@@ -34,6 +34,12 @@ export interface QueueTree {
  * to its weight; unlisted groups weigh the sum of their leaves' weights.
  */
 export function buildTree(leaves: readonly TreeLeaf[], groupWeights: Record<string, number> = {}): QueueTree {
+  if (!Array.isArray(leaves)) throw new InputError("queues", `expected an array of {name, weight?, path?}, got ${describeValue(leaves)}`);
+  if (groupWeights === null || typeof groupWeights !== "object") throw new InputError("groupWeights", `expected an object of group path -> weight, got ${describeValue(groupWeights)}`);
+  leaves.forEach((leaf, i) => {
+    if (leaf === null || typeof leaf !== "object") throw new InputError(`queues[${i}]`, `expected {name, weight?, path?}, got ${describeValue(leaf)}`);
+    if (leaf.path !== undefined && !Array.isArray(leaf.path)) throw new InputError(`queues[${i}].path`, `expected an array of group names, got ${describeValue(leaf.path)}`);
+  });
   const n = leaves.length;
   const names: string[] = leaves.map((l) => l.name);
   const parents: number[] = [];
@@ -52,9 +58,9 @@ export function buildTree(leaves: readonly TreeLeaf[], groupWeights: Record<stri
   group("", null);
   leaves.forEach((leaf, i) => {
     const w = leaf.weight ?? 1;
-    if (!(w > 0) || !Number.isFinite(w)) throw new InputError(`queues[${i}].weight`, `must be a finite number > 0 (got ${describeValue(w)})`);
+    if (typeof w !== "number" || !(w > 0) || !Number.isFinite(w)) throw new InputError(`queues[${i}].weight`, `must be a finite number > 0 (got ${describeValue(w)})`);
     const path = leaf.path ?? [];
-    path.forEach((p, j) => {
+    path.forEach((p: unknown, j: number) => {
       if (typeof p !== "string" || p === "" || p.includes("/")) {
         throw new InputError(`queues[${i}].path[${j}]`, `must be a non-empty string without '/' (got ${describeValue(p)})`);
       }
@@ -85,7 +91,7 @@ export function buildTree(leaves: readonly TreeLeaf[], groupWeights: Record<stri
   for (const [key, w] of Object.entries(groupWeights)) {
     const id = groupId.get(key);
     if (id === undefined) throw new InputError(`groupWeights.${key}`, "names no group of the queues' paths");
-    if (!(w > 0) || !Number.isFinite(w)) throw new InputError(`groupWeights.${key}`, `must be a finite number > 0 (got ${describeValue(w)})`);
+    if (typeof w !== "number" || !(w > 0) || !Number.isFinite(w)) throw new InputError(`groupWeights.${key}`, `must be a finite number > 0 (got ${describeValue(w)})`);
   }
   for (let g = n; g < total; g++) {
     const cfg = groupWeights[groupPath[g - n]];

@@ -49,6 +49,7 @@ import type { Rng } from "../sim/random.js";
 import { Rng as SeededRng } from "../sim/random.js";
 import { ISA_NAMES, NUM_ATTRIBUTES, ATTR_INDEX, type Attribute, type Constraint, type Op } from "./constraints.js";
 import { drawMachine } from "./machines.js";
+import { InputError, describeValue } from "../engine/errors.js";
 
 export interface ConstraintGenOptions {
   /** Probability that a job is constrained. Default 0.5. */
@@ -168,6 +169,8 @@ export class ConstraintGenerator {
   private readonly ref: Reference;
 
   constructor(rng: Rng, opts: ConstraintGenOptions = {}) {
+    if (rng === null || typeof rng !== "object" || typeof rng.next !== "function") throw new InputError("rng", `expected an Rng, got ${describeValue(rng)}`);
+    checkGenOptions(opts);
     this.rng = rng;
     this.p = opts.constrainedFraction ?? 0.5;
     this.countWeights = opts.countWeights ?? FIG6_COUNT_WEIGHTS;
@@ -264,6 +267,31 @@ export class ConstraintGenerator {
       default: return [{ op: "=", value: x }, ...lower, ...upper];
     }
   }
+}
+
+/**
+ * The generator's options, named on failure: a NaN fraction, an empty or all-zero weight
+ * list or a NaN target would draw NaN constraints (or index past the lists) for every job.
+ */
+function checkGenOptions(opts: unknown): void {
+  if (opts === null || typeof opts !== "object") throw new InputError("options", `expected an object, got ${describeValue(opts)}`);
+  const o = opts as ConstraintGenOptions;
+  const frac = o.constrainedFraction;
+  if (frac !== undefined && !(typeof frac === "number" && frac >= 0 && frac <= 1)) throw new InputError("constrainedFraction", `must be in [0, 1] (got ${describeValue(frac)})`);
+  const list = (field: string, v: unknown, max: number): void => {
+    if (v === undefined) return;
+    if (!Array.isArray(v) || v.length === 0) throw new InputError(field, `expected a non-empty array of numbers, got ${describeValue(v)}`);
+    let sum = 0;
+    v.forEach((x: unknown, i: number) => {
+      if (typeof x !== "number" || !(x >= 0) || !(x <= max)) throw new InputError(`${field}[${i}]`, `must be a number in [0, ${max}] (got ${describeValue(x)})`);
+      sum += x;
+    });
+    if (!(sum > 0 && sum < Infinity)) throw new InputError(field, "must have a finite positive sum");
+  };
+  list("countWeights", o.countWeights, Number.MAX_VALUE);
+  list("supplyTargets", o.supplyTargets, 1);
+  const sp = o.spread;
+  if (sp !== undefined && !(typeof sp === "number" && sp >= 0 && sp <= 10)) throw new InputError("spread", `must be a number in [0, 10] (got ${describeValue(sp)})`);
 }
 
 function weighted(rng: Rng, w: readonly number[]): number {

@@ -77,6 +77,11 @@ export class ConstraintIndex {
   private readonly eligibleCache = new Map<string, Int32Array>();
 
   constructor(machines: Machines) {
+    // a short attrs array would read undefined attributes: every comparison false, silently
+    if (machines === null || typeof machines !== "object" || !Number.isInteger(machines.count) || machines.count < 0 ||
+      !(machines.attrs instanceof Float64Array) || machines.attrs.length !== machines.count * NUM_ATTRIBUTES) {
+      throw new InputError("machines", `expected {count, attrs: Float64Array(count * ${NUM_ATTRIBUTES})}, got ${describeValue(machines)}`);
+    }
     this.machines = machines;
     this.words = (machines.count + 31) >>> 5;
   }

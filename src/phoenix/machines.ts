@@ -9,6 +9,7 @@
 // 4, 6 or 8 disks, kernel 4.4 or 4.19, 2.6 or 3.0 GHz, 10 or 25 Gbps.
 import type { Rng } from "../sim/random.js";
 import { NUM_ATTRIBUTES, type Machines } from "./constraints.js";
+import { InputError, describeValue } from "../engine/errors.js";
 
 export interface Generation {
   share: number;
@@ -54,6 +55,8 @@ export function drawMachine(rng: Rng, out: Float64Array, at: number): void {
 }
 
 export function generateMachines(count: number, rng: Rng): Machines {
+  if (typeof count !== "number" || !Number.isInteger(count) || count < 0 || count > 2 ** 24) throw new InputError("count", `must be a whole number in 0..2^24 (got ${describeValue(count)})`);
+  if (rng === null || typeof rng !== "object" || typeof rng.next !== "function") throw new InputError("rng", `expected an Rng, got ${describeValue(rng)}`);
   const attrs = new Float64Array(count * NUM_ATTRIBUTES);
   for (let w = 0; w < count; w++) drawMachine(rng, attrs, w * NUM_ATTRIBUTES);
   return { count, attrs };

@@ -15,7 +15,7 @@
 import type { Engine } from "../engine/engine.js";
 import { InputError, describeValue } from "../engine/errors.js";
 import { Rng } from "../sim/random.js";
-import { ConstraintIndex, satisfiesAll, type Constraint, type Machines } from "./constraints.js";
+import { ConstraintIndex, satisfiesAll, validateConstraint, type Constraint, type Machines } from "./constraints.js";
 import { EventQueue } from "./event-queue.js";
 import { generateMachines } from "./machines.js";
 import { CrvTable, WorkerHistory } from "./monitor.js";
@@ -177,9 +177,9 @@ export function simulateNodes(jobsIn: readonly PhoenixJob[], opts: NodeSimOption
   const history = new WorkerHistory(W, o.historyLength);
   const shortOnly = policy.partition ? Math.floor(W * o.shortOnlyFraction) : 0;
 
+  if (!Array.isArray(jobsIn)) throw new InputError("jobs", `expected an array of jobs, got ${describeValue(jobsIn)}`);
   const jobs: Job[] = jobsIn.map((spec, i) => {
-    if (!(spec.durations instanceof Float64Array) || spec.durations.length === 0) throw new InputError(`jobs[${i}].durations`, "must be a non-empty Float64Array");
-    if (!Number.isFinite(spec.arrival)) throw new InputError(`jobs[${i}].arrival`, `must be finite (got ${describeValue(spec.arrival)})`);
+    checkJob(spec, i);
     return { spec, n: spec.durations.length, long: spec.estimate > o.cutoff, next: 0, done: 0, end: NaN, ids: [], active: [], relaxed: 0 };
   });
 
@@ -210,6 +210,8 @@ export function simulateNodes(jobsIn: readonly PhoenixJob[], opts: NodeSimOption
   const profile: number[] = [];
   const addBusy = (from: number, to: number): void => {
     const bw = o.busyWindow;
+    // one number per window: a window tiny against the span would allocate without bound
+    if (!((to - firstArr) / bw <= MAX_WINDOWS)) throw new InputError("busyWindow", `${bw} s gives more than ${MAX_WINDOWS} windows up to t = ${to} s; use a wider window`);
     for (let k = Math.floor((from - firstArr) / bw); firstArr + k * bw < to; k++) {
       const lo = Math.max(from, firstArr + k * bw), hi = Math.min(to, firstArr + (k + 1) * bw);
       while (profile.length <= k) profile.push(0);
@@ -218,7 +220,11 @@ export function simulateNodes(jobsIn: readonly PhoenixJob[], opts: NodeSimOption
   };
 
   for (let i = 0; i < jobs.length; i++) ev.push(jobs[i].spec.arrival, ARRIVE, i);
-  if (jobs.length > 0) ev.push(Math.min(...jobs.map((j) => j.spec.arrival)), HEARTBEAT);
+  // monitor ticks allowed: far beyond any trace's (Yahoo at 90% load: ~5,000)
+  const maxBeats = Math.max(2 ** 22, 1000 * jobs.length);
+  let beats = 0;
+  // (firstArr, not Math.min(...arrivals): spreading ~125k arguments overflows the call stack)
+  if (jobs.length > 0) ev.push(firstArr, HEARTBEAT);
   let hot = false; // some constraint's CRV above the threshold (last heartbeat)
   let activeShort = 0; // short jobs arrived and not finished
   let monitorIdle = false;
@@ -661,7 +667,15 @@ export function simulateNodes(jobsIn: readonly PhoenixJob[], opts: NodeSimOption
       }
       case HEARTBEAT: {
         heartbeat();
-        if (active > 0 || ev.size > 0) ev.push(now + o.heartbeat, HEARTBEAT);
+        if (active > 0 || ev.size > 0) {
+          // the monitor ticks while anything is active: a heartbeat below the time resolution
+          // (now + heartbeat == now) never advances, and one tiny against the run's span
+          // (or a task lasting 1e300 s) means billions of ticks: refused by name, not a hang
+          const next = now + o.heartbeat;
+          if (!(next > now)) throw new InputError("heartbeat", `${o.heartbeat} s is below the time resolution at t = ${now} s (t + heartbeat == t)`);
+          if (++beats > maxBeats) throw new InputError("heartbeat", `the run needs more than ${maxBeats} heartbeats (span / heartbeat at t = ${now} s): the heartbeat or a task duration is out of scale`);
+          ev.push(next, HEARTBEAT);
+        }
         break;
       }
       case FLUSH: {
@@ -687,7 +701,9 @@ export function simulateNodes(jobsIn: readonly PhoenixJob[], opts: NodeSimOption
   for (const [i, j] of jobs.entries()) {
     if (!j.rejected && j.done !== j.n) throw new Error(`phoenix simulator: job ${i} ended with ${j.done}/${j.n} tasks done`);
   }
-  const lastEnd = Math.max(...outcomes.map((x) => (Number.isNaN(x.end) ? -Infinity : x.end)));
+  // a loop, not Math.max(...ends): spreading ~125k arguments overflows the call stack
+  let lastEnd = -Infinity;
+  for (const x of outcomes) if (x.end > lastEnd) lastEnd = x.end;
   const makespan = lastEnd - firstArrival;
   return {
     policy: policy.name, workers: W, jobs: outcomes,
@@ -703,6 +719,32 @@ export function simulateNodes(jobsIn: readonly PhoenixJob[], opts: NodeSimOption
 }
 
 type Resolved = Required<Omit<NodeSimOptions, "engine" | "policy" | "machines">>;
+
+/**
+ * One job's fields, named on failure: a NaN or negative duration would schedule its end
+ * at NaN or in the past (the event queue's order breaks), a NaN estimate makes the job
+ * neither long nor short, and a malformed constraint would throw a TypeError deep in the
+ * constraint index.
+ */
+function checkJob(spec: unknown, i: number): void {
+  if (spec === null || typeof spec !== "object") throw new InputError(`jobs[${i}]`, `expected {arrival, durations, estimate, constraints}, got ${describeValue(spec)}`);
+  const j = spec as PhoenixJob;
+  if (!(j.durations instanceof Float64Array) || j.durations.length === 0) throw new InputError(`jobs[${i}].durations`, "must be a non-empty Float64Array");
+  for (let t = 0; t < j.durations.length; t++) {
+    const d = j.durations[t];
+    if (!(d >= 0) || !Number.isFinite(d)) throw new InputError(`jobs[${i}].durations[${t}]`, `must be a finite number >= 0 (got ${describeValue(d)})`);
+  }
+  if (typeof j.arrival !== "number" || !Number.isFinite(j.arrival)) throw new InputError(`jobs[${i}].arrival`, `must be finite (got ${describeValue(j.arrival)})`);
+  if (typeof j.estimate !== "number" || !(j.estimate >= 0) || !Number.isFinite(j.estimate)) throw new InputError(`jobs[${i}].estimate`, `must be a finite number >= 0 (got ${describeValue(j.estimate)})`);
+  if (!Array.isArray(j.constraints)) throw new InputError(`jobs[${i}].constraints`, `expected an array of constraints, got ${describeValue(j.constraints)}`);
+  j.constraints.forEach((c, x) => validateConstraint(`jobs[${i}].constraints[${x}]`, c));
+}
+
+/** Windows of the busy profile at most (busyWindow against the run's span). */
+const MAX_WINDOWS = 2 ** 24;
+
+/** Workers beyond this would allocate gigabytes of per-worker state (the papers' clusters have ~10^4). */
+const MAX_WORKERS = 2 ** 24;
 
 function checkOptions(opts: NodeSimOptions): Resolved {
   if (opts === null || typeof opts !== "object") throw new InputError("options", `expected an object, got ${describeValue(opts)}`);
@@ -721,7 +763,8 @@ function checkOptions(opts: NodeSimOptions): Resolved {
     const v = r[f];
     if (typeof v !== "number" || !Number.isFinite(v) || v < 0 || (!allowZero && v === 0)) throw new InputError(f, `must be a finite number ${allowZero ? ">=" : ">"} 0 (got ${describeValue(v)})`);
   };
-  int("workers", 1); int("probeRatio", 1); int("minProbes", 0); int("slackThreshold", 0); int("stealAttempts", 0); int("historyLength", 2);
+  int("workers", 1); int("probeRatio", 1);
+  if (r.workers > MAX_WORKERS) throw new InputError("workers", `must be at most 2^24 = ${MAX_WORKERS} (got ${r.workers})`); int("minProbes", 0); int("slackThreshold", 0); int("stealAttempts", 0); int("historyLength", 2);
   if (!Number.isFinite(r.seed)) throw new InputError("seed", `must be a finite number (got ${describeValue(r.seed)})`);
   pos("cutoff", true); pos("networkDelay", true); pos("heartbeat", false); pos("crvThreshold", true); pos("qwaitThreshold", true); pos("busyWindow", true);
   if (!(typeof r.qwaitLoad === "number" && r.qwaitLoad >= 0 && r.qwaitLoad < 1)) throw new InputError("qwaitLoad", `must be in [0, 1) (got ${describeValue(r.qwaitLoad)})`);

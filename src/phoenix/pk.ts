@@ -40,6 +40,12 @@ export function pkWaitTime(input: PkInput): number {
 export function pkWait(lambda: number, es: number, es2: number): number {
   const rho = lambda * es;
   if (rho >= 1) return Infinity;
-  if (rho === 0) return 0;
-  return (rho / (1 - rho)) * (es2 / (2 * es));
+  if (lambda === 0 || es2 === 0) return 0;
+  const w = (rho / (1 - rho)) * (es2 / (2 * es));
+  if (w > 0 && w < Infinity) return w;
+  // es2 / (2 es) overflows for a tiny E[S] with a huge E[S^2] (1e-10 and 1e300: Infinity where
+  // the wait is 5e299), and rho underflows to 0 for a subnormal lambda: the same value as
+  // lambda E[S^2] / (2 (1 - rho)), which overflows only when the wait itself does
+  const a = lambda * es2;
+  return (a < Infinity ? a * 0.5 : (lambda * 0.5) * es2) / (1 - rho);
 }

@@ -3,6 +3,7 @@
 // span). Example: YH2_sub.tr has 1.489e8 task-seconds over 39,716 s of arrivals, so 4,165
 // one-slot workers are 90% loaded and 9,370 workers 40%.
 import type { Rng } from "../sim/random.js";
+import { InputError, describeValue } from "../engine/errors.js";
 import type { Constraint } from "./constraints.js";
 import { ConstraintGenerator, type ConstraintGenOptions } from "./constraint-gen.js";
 import type { TraceJob } from "./eagle-trace.js";
@@ -16,6 +17,10 @@ export interface PhoenixJob {
 }
 
 export function attachConstraints(trace: readonly TraceJob[], rng: Rng, opts?: ConstraintGenOptions): PhoenixJob[] {
+  if (!Array.isArray(trace)) throw new InputError("trace", `expected an array of trace jobs, got ${describeValue(trace)}`);
+  trace.forEach((j, i) => {
+    if (j === null || typeof j !== "object" || !(j.durations instanceof Float64Array)) throw new InputError(`trace[${i}]`, `expected a trace job {arrival, durations: Float64Array, meanDuration}, got ${describeValue(j)}`);
+  });
   const gen = new ConstraintGenerator(rng, opts);
   return trace.map((j) => ({ arrival: j.arrival, durations: j.durations, estimate: j.meanDuration, constraints: gen.next() }));
 }
@@ -33,8 +38,22 @@ export function arrivalSpan(jobs: readonly { arrival: number }[]): number {
 
 /** Workers for a target offered load u in (0, 1]. */
 export function workersForUtilization(jobs: readonly PhoenixJob[], u: number): number {
+  // u = 0 gave Infinity workers, NaN gave NaN
+  if (typeof u !== "number" || !(u > 0) || !Number.isFinite(u)) throw new InputError("u", `must be a finite number > 0 (got ${describeValue(u)})`);
+  if (!Array.isArray(jobs)) throw new InputError("jobs", `expected an array of jobs, got ${describeValue(jobs)}`);
+  jobs.forEach((j, i) => {
+    if (j === null || typeof j !== "object" || !(j.durations instanceof Float64Array)) throw new InputError(`jobs[${i}].durations`, "must be a Float64Array");
+    if (typeof j.arrival !== "number" || !Number.isFinite(j.arrival)) throw new InputError(`jobs[${i}].arrival`, `must be finite (got ${describeValue(j.arrival)})`);
+    for (let t = 0; t < j.durations.length; t++) {
+      const d = j.durations[t];
+      if (!(d >= 0) || !Number.isFinite(d)) throw new InputError(`jobs[${i}].durations[${t}]`, `must be a finite number >= 0 (got ${describeValue(d)})`);
+    }
+  });
   const span = arrivalSpan(jobs);
-  return Math.max(1, Math.round(totalWork(jobs) / (Math.max(span, 1) * u)));
+  const w = Math.max(1, Math.round(totalWork(jobs) / (Math.max(span, 1) * u)));
+  // simulateNodes' bound (a subnormal u, or work beyond f64, asks for Infinity workers)
+  if (!(w <= 2 ** 24)) throw new InputError("u", `gives ${w} workers for this workload, beyond simulateNodes' 2^24; raise u`);
+  return w;
 }
 
 export function offeredLoad(jobs: readonly PhoenixJob[], workers: number): number {

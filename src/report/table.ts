@@ -1,4 +1,5 @@
 // Plain-text tables for the CLI and README.
+import { InputError, describeValue } from "../engine/errors.js";
 
 export interface Table {
   title: string;
@@ -21,8 +22,16 @@ export function formatCell(v: string | number | null): string {
 }
 
 export function formatTable(t: Table): string {
+  if (t === null || typeof t !== "object" || !Array.isArray(t.rows) || !Array.isArray(t.columns)) {
+    throw new InputError("table", `expected {title, columns, rows}, got ${describeValue(t)}`);
+  }
   const cells = t.rows.map((r) => r.map(formatCell));
-  const widths = t.columns.map((c, i) => Math.max(c.length, ...cells.map((r) => (r[i] ?? "").length)));
+  // a loop, not Math.max(...column): spreading ~125k rows overflows the call stack
+  const widths = t.columns.map((c, i) => {
+    let w = c.length;
+    for (const r of cells) w = Math.max(w, (r[i] ?? "").length);
+    return w;
+  });
   const line = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ").trimEnd();
   const out = [t.title, line(t.columns), widths.map((w) => "-".repeat(w)).join("  ")];
   for (const r of cells) out.push(line(r));

@@ -1,10 +1,15 @@
 // A name -> item registry (policies, scenarios, allocators): registering a name twice is a
 // programming error; looking up an unknown name is the caller's to report.
+import { InputError, describeValue } from "../engine/errors.js";
+
 export class NamedRegistry<T extends { readonly name: string }> {
   private readonly items = new Map<string, T>();
   constructor(private readonly kind: string) {}
 
   register(item: T): void {
+    if (item === null || typeof item !== "object" || typeof item.name !== "string" || item.name === "") {
+      throw new InputError(this.kind, `expected a ${this.kind} with a non-empty string name, got ${describeValue(item)}`);
+    }
     if (this.items.has(item.name)) throw new Error(`${this.kind} '${item.name}' is registered twice`);
     this.items.set(item.name, item);
   }

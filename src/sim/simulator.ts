@@ -6,7 +6,7 @@
 // Invariants are checked as the run goes: no resource over-allocated, time never moves
 // backwards, every job ends finished, rejected or dropped with a reason.
 import type { Engine } from "../engine/engine.js";
-import { InputError } from "../engine/errors.js";
+import { InputError, describeValue } from "../engine/errors.js";
 import { EventQueue } from "./event-queue.js";
 import { SimulationError } from "./errors.js";
 import type { JobRecord, Workload } from "./model.js";
@@ -67,6 +67,7 @@ export function resolvePolicy(p: Policy | string, options?: Record<string, unkno
 /** Runs `workload` under one policy and returns every job's outcome, the metrics and the time series. */
 export function simulate(workload: Workload, opts: SimOptions): SimResult {
   validateWorkload(workload);
+  checkSimOptions(opts);
   const policy = resolvePolicy(opts.policy, opts.policyOptions);
   const seed = opts.seed ?? workload.seed ?? 0;
   const updateInterval = opts.updateInterval ?? 0;
@@ -115,6 +116,11 @@ export function simulate(workload: Workload, opts: SimOptions): SimResult {
     }
   };
   const addToSeries = (from: number, to: number) => {
+    // one loop turn per bucket: refuse a run that would take billions (or never move on:
+    // bucketStart + sampleInterval == bucketStart far out in time)
+    if (from < to && !((to - bucketStart) / sampleInterval <= MAX_STEPS && bucketStart + sampleInterval > bucketStart)) {
+      throw new InputError("sampleInterval", `${sampleInterval} s gives more than ${MAX_STEPS} series points up to t = ${to} s; use a longer interval`);
+    }
     while (from < to) {
       const bucketEnd = bucketStart + sampleInterval;
       const segEnd = Math.min(to, bucketEnd);
@@ -352,13 +358,19 @@ export function simulate(workload: Workload, opts: SimOptions): SimResult {
       }
       case "tick":
         notify({ type: "tick", time: ev.time });
-        if (events.size > 0 || cl.queues.some((q) => q.activeJobs > 0)) events.push({ kind: "tick", time: ev.time + updateInterval });
+        if (events.size > 0 || cl.queues.some((q) => q.activeJobs > 0)) {
+          // a tick that does not advance time (t + updateInterval == t) would repeat forever
+          const next = ev.time + updateInterval;
+          if (!(next > ev.time) || ++ticks > MAX_STEPS) throw new InputError("updateInterval", `${updateInterval} s needs more than ${MAX_STEPS} policy ticks (or does not advance time) at t = ${ev.time} s; use a longer interval`);
+          events.push({ kind: "tick", time: next });
+        }
         return;
       case "wake":
         return;
     }
   };
 
+  let ticks = 0;
   if (updateInterval > 0) events.push({ kind: "tick", time: 0 });
   while (events.size > 0) {
     const t = events.peekTime();
@@ -408,6 +420,26 @@ export function simulate(workload: Workload, opts: SimOptions): SimResult {
 }
 
 /** A rough length of the run (for the default sample interval): last arrival + total work / capacity. */
+/**
+ * The options' values, named on failure: a string horizon compared as a string (jobs never
+ * ended), a NaN one ended nothing, a tiny sampleInterval or updateInterval meant billions
+ * of buckets or ticks.
+ */
+function checkSimOptions(opts: SimOptions): void {
+  if (opts === null || typeof opts !== "object") throw new InputError("options", `expected {policy, engine, ...}, got ${describeValue(opts)}`);
+  const { horizon, sampleInterval, seed, preemption, policyOptions } = opts;
+  if (horizon !== undefined && !(typeof horizon === "number" && horizon >= 0)) throw new InputError("horizon", `must be a number >= 0 or Infinity (got ${describeValue(horizon)})`);
+  if (sampleInterval !== undefined && !(typeof sampleInterval === "number" && sampleInterval > 0 && Number.isFinite(sampleInterval))) {
+    throw new InputError("sampleInterval", `must be a finite number > 0 (got ${describeValue(sampleInterval)})`);
+  }
+  if (seed !== undefined && !(typeof seed === "number" && Number.isFinite(seed))) throw new InputError("seed", `must be a finite number (got ${describeValue(seed)})`);
+  if (preemption !== undefined && typeof preemption !== "boolean") throw new InputError("preemption", `must be true or false (got ${describeValue(preemption)})`);
+  if (policyOptions !== undefined && (policyOptions === null || typeof policyOptions !== "object")) throw new InputError("policyOptions", `expected an object, got ${describeValue(policyOptions)}`);
+}
+
+/** Series buckets or policy ticks at most in one run (far beyond the ~200 points of the default). */
+const MAX_STEPS = 2 ** 24;
+
 function estimateSpan(w: Workload, lastArrival: number): number {
   let work = 0;
   for (const j of w.jobs) for (const s of j.stages) {

@@ -283,7 +283,11 @@ export async function loadGoogle2011(opts: GoogleLoadOptions): Promise<GoogleLoa
   lines += await forEachLine(file, (line, no) => {
     const e = parseTaskEvent(line);
     if (e instanceof LineProblem) log.bad(file, no, e);
-    else b.addTaskEvent(e);
+    // a request is a task's demand as written and the capacity is M on every resource: one
+    // above M could never run, and simulate() would refuse the workload without the line
+    else if (!((e.cpu ?? 0) <= machines && (e.memory ?? 0) <= machines && (e.disk ?? 0) <= machines)) {
+      log.bad(file, no, new LineProblem("request", `a request above the cluster's ${machines} machines of size 1 could never run (cpu ${e.cpu}, memory ${e.memory}, disk ${e.disk})`));
+    } else b.addTaskEvent(e);
   });
   const { workload, jobNames } = b.build(
     {

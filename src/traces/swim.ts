@@ -72,6 +72,9 @@ const COUNT = /^\d+$/;
 const DECIMAL = /^(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
 const FIELDS = ["job_id", "submit_time_s", "inter_arrival_gap_s", "map_input_bytes", "shuffle_bytes", "reduce_output_bytes"];
 
+/** Tasks in one trace at most: the simulator's bound (src/sim/validate-workload.ts). */
+const MAX_TASKS = 2 ** 27;
+
 /** One TSV row, pure. Byte counts must be non-negative integers, times non-negative numbers. */
 export function parseSwimLine(line: string): SwimRecord | LineProblem {
   if (line.trim() === "") return new LineProblem("blank", "blank line");
@@ -134,13 +137,22 @@ export async function loadSwim(opts: SwimLoadOptions): Promise<LoadResult> {
   const file = opts.file;
   const jobs: JobSpec[] = [];
   const ids = new Map<string, number>();
+  let totalTasks = 0;
   const lines = await forEachLine(file, (line, no) => {
     const r = parseSwimLine(line);
     if (r instanceof LineProblem) return log.bad(file, no, r);
     const prev = ids.get(r.id);
     if (prev !== undefined) return log.bad(file, no, new LineProblem("duplicate_id", `job_id ${JSON.stringify(r.id)} already used on line ${prev}`));
+    const job = swimJob(r, m);
+    // the simulator's bound on tasks (validate-workload.ts), checked here so the error names
+    // the line: 10^30 input bytes is ~10^22 map tasks
+    const tasks = job.stages.reduce((a, st) => a + st.tasks, 0);
+    if (!(totalTasks + tasks <= MAX_TASKS)) {
+      return log.bad(file, no, new LineProblem("tasks", `this job's ${tasks} tasks (bytes / blockBytes, reduceBytes) bring the trace beyond the simulator's 2^27 tasks`));
+    }
+    totalTasks += tasks;
     ids.set(r.id, no);
-    jobs.push(swimJob(r, m));
+    jobs.push(job);
   });
   if (jobs.length === 0) throw new InputError(file, "no jobs: the file is empty or every line was skipped");
   // Stable sort: equal submit times keep file order.

@@ -18,6 +18,7 @@
 // volume on the dominant resource 100*15 + 100*12 = 2700 unit·s, window 27 s, rate 100.
 import type { BurstSpec, JobSpec, QueueSpec, Workload } from "../sim/model.js";
 import { Rng } from "../sim/random.js";
+import { InputError, describeValue } from "../engine/errors.js";
 
 export interface BopfWorkloadParams {
   lqs: number;
@@ -79,7 +80,9 @@ function tqJob(rng: Rng, id: string, queue: string, k: number, capacity: number)
 }
 
 export function bopfWorkload(params: Partial<BopfWorkloadParams> = {}, seed = 1): Workload {
+  if (params === null || typeof params !== "object") throw new InputError("params", `expected an object of workload parameters, got ${describeValue(params)}`);
   const p: BopfWorkloadParams = { ...BOPF_DEFAULTS, ...params };
+  checkParams(p, seed);
   const rng = new Rng(seed);
   const k = BOPF_RESOURCES.length;
   const queues: QueueSpec[] = [];
@@ -107,4 +110,31 @@ export function bopfWorkload(params: Partial<BopfWorkloadParams> = {}, seed = 1)
     name: "bopf", resources: BOPF_RESOURCES, capacity: BOPF_RESOURCES.map(() => p.capacity), queues, jobs,
     params: { ...p }, seed,
   };
+}
+
+/** Jobs one generated workload may hold (the paper's setups have tens to a few thousand). */
+const MAX_JOBS = 2 ** 20;
+
+/**
+ * The parameters, named on failure: a NaN count generated nothing silently, a NaN or
+ * negative size generated tasks simulate() refuses without naming the parameter, and
+ * 10^9 queues or jobs never finished generating.
+ */
+function checkParams(p: BopfWorkloadParams, seed: unknown): void {
+  const whole = (name: keyof BopfWorkloadParams, min: number) => {
+    const v = p[name];
+    if (typeof v !== "number" || !Number.isInteger(v) || v < min || v > MAX_JOBS) throw new InputError(`params.${name}`, `must be a whole number in ${min}..${MAX_JOBS} (got ${describeValue(v)})`);
+  };
+  const positive = (name: string, v: unknown) => {
+    if (typeof v !== "number" || !(v > 0) || !Number.isFinite(v)) throw new InputError(`params.${name}`, `must be a finite number > 0 (got ${describeValue(v)})`);
+  };
+  whole("lqs", 0); whole("tqs", 0); whole("bursts", 0); whole("tqJobs", 0); whole("lqTasks", 1);
+  if (p.lqs * p.bursts + p.tqs * p.tqJobs > MAX_JOBS) throw new InputError("params", `lqs * bursts + tqs * tqJobs = ${p.lqs * p.bursts + p.tqs * p.tqJobs} jobs, beyond ${MAX_JOBS}`);
+  if (Array.isArray(p.period)) {
+    if (p.period.length === 0) throw new InputError("params.period", "must list at least one period");
+    p.period.forEach((x, i) => positive(`period[${i}]`, x));
+  } else positive("period", p.period);
+  positive("onPeriod", p.onPeriod); positive("lqScale", p.lqScale); positive("deadlineSlack", p.deadlineSlack); positive("capacity", p.capacity);
+  if (typeof p.lqStart !== "number" || !(p.lqStart >= 0) || !Number.isFinite(p.lqStart)) throw new InputError("params.lqStart", `must be a finite number >= 0 (got ${describeValue(p.lqStart)})`);
+  if (typeof seed !== "number" || !Number.isFinite(seed)) throw new InputError("seed", `must be a finite number (got ${describeValue(seed)})`);
 }

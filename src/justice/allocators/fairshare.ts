@@ -14,6 +14,7 @@
 // running at its deadline (dropped, reason "killed-past-deadline").
 import type { Allocator, AllocatorContext, AllocatorFactory, JobView } from "../allocator.js";
 import { readParams } from "./params.js";
+import { InputError, describeValue } from "../../engine/errors.js";
 
 /**
  * Integer water-filling of `capacity` over `caps`; the remainder of an uneven division goes to
@@ -21,6 +22,12 @@ import { readParams } from "./params.js";
  * current level (fixing them only raises the level for the others), so few passes are needed.
  */
 export function waterFill(capacity: number, caps: readonly number[]): number[] {
+  // whole CPUs: an Infinity capacity gave NaN shares (Infinity - Infinity), a NaN cap was handed out
+  if (typeof capacity !== "number" || !Number.isSafeInteger(capacity) || capacity < 0) throw new InputError("capacity", `must be a whole number >= 0 (got ${describeValue(capacity)})`);
+  if (!Array.isArray(caps)) throw new InputError("caps", `expected an array of whole numbers, got ${describeValue(caps)}`);
+  caps.forEach((c, i) => {
+    if (typeof c !== "number" || !Number.isSafeInteger(c) || c < 0) throw new InputError(`caps[${i}]`, `must be a whole number >= 0 (got ${describeValue(c)})`);
+  });
   const n = caps.length;
   const share = new Array<number>(n).fill(0);
   const capped = new Uint8Array(n);
