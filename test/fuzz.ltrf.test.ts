@@ -129,7 +129,9 @@ describe("fuzz LTRF namespace", () => {
         const n = (weights as unknown[]).length;
         for (let i = 0; i < n; i++) {
           const r = f.rho(i);
-          expect(Number.isNaN(r) || (r >= 0 && Number.isFinite(r))).toBe(true);
+          // NaN only for a queue that never demanded anything; otherwise got / due >= 0, which
+          // is +Infinity when the quotient overflows (g = 1e300 held against d = 5e-324)
+          expect(Number.isNaN(r) || r >= 0).toBe(true);
         }
       }),
       FUZZ,

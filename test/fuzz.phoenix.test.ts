@@ -37,6 +37,8 @@ describe("fuzz Phoenix: pkWaitTime", () => {
     expect(pkWaitTime({ arrivalRate: 1, meanService: 1e-10, secondMomentService: 1e300 })).toBeCloseTo(5e299, -290);
     expect(Number.isFinite(pkWaitTime({ arrivalRate: 1, meanService: 1e-10, secondMomentService: 1e300 }))).toBe(true);
     expect(pkWaitTime({ arrivalRate: 5e-324, meanService: 1e-10, secondMomentService: 1e300 })).toBeGreaterThan(0);
+    // rho = 1e-300 x 2.47e-24 is subnormal (rounded to 5e-324, 2x off): 3e-300 where the wait is 1.5e-300 (FUZZ_SEED=222)
+    expect(pkWaitTime({ arrivalRate: 1e-300, meanService: 2.470328229206233e-24, secondMomentService: 3 })).toBeCloseTo(1.5e-300, 310);
     // the usual values are unchanged bit for bit (the M/M/1 and M/D/1 examples)
     expect(pkWaitTime({ arrivalRate: 0.5, meanService: 1, secondMomentService: 2 })).toBe(1);
     expect(pkWaitTime({ arrivalRate: 0.5, meanService: 1, secondMomentService: 1 })).toBe(0.5);
@@ -118,6 +120,8 @@ describe("fuzz Phoenix workload helpers", () => {
     expect(field(() => simulateNodes([job], { engine, policy: "phoenix", workers: 2, seed: 1, cutoff: 50, machines: { count: 2, attrs: new Float64Array(3) } }))).toBe("machines");
     // a heartbeat below the time resolution never advanced (an endless loop); a task of 1e300 s ticked forever
     expect(field(() => simulateNodes([job], { engine, policy: "sparrow-c", workers: 2, seed: 1, cutoff: 50, heartbeat: 5e-324 }))).toBe("heartbeat");
+    // a negative arrival was scheduled before the clock's 0: a SimulationError "time went backwards" (FUZZ_SEED=222)
+    expect(field(() => simulateNodes([{ ...job, arrival: -1.7976931348623157e308 }], { engine, policy: "phoenix", workers: 1, seed: 1, cutoff: 50 }))).toBe("jobs[0].arrival");
     expect(field(() => simulateNodes([{ ...job, durations: Float64Array.from([1e300]) }], { engine, policy: "phoenix", workers: 2, seed: 1, cutoff: 50 }))).toBe("heartbeat");
     expect(field(() => simulateNodes([job, { ...job, arrival: 1e6 }], { engine, policy: "phoenix", workers: 2, seed: 1, cutoff: 50, busyWindow: 1e-3 }))).toBe("busyWindow");
     expect(field(() => workersForUtilization([job], 0))).toBe("u");

@@ -73,6 +73,17 @@ describe.each(backends)("fuzz simulate (%s)", (_name, make) => {
     expect(field(() => simulate(base(), { policy: "drf", engine, horizon: NaN }))).toBe("horizon");
     // a sampleInterval of 1e-9 s over a run of thousands of seconds: ~10^12 series points
     expect(field(() => simulate(base(), { policy: "drf", engine, sampleInterval: 1e-9 }))).toBe("sampleInterval");
+    // an updateInterval of 9.3e-302 s (FUZZ_SEED=11): 2^24 policy ticks, minutes, before the
+    // in-loop cap threw; refused at once when it cannot reach the horizon / last arrival
+    expect(field(() => simulate(base(), { policy: "mlrf", engine, horizon: 8, updateInterval: 9.332636185032189e-302 }))).toBe("updateInterval");
+    expect(field(() => simulate(base(), { policy: "drf", engine, updateInterval: 1e-9 }))).toBe("updateInterval");
+    // a Symbol updateInterval: TypeError from the >= comparison (FUZZ_RUNS=1000)
+    expect(field(() => simulate(base(), { policy: "drf", engine, updateInterval: Symbol("s") as never }))).toBe("updateInterval");
+    // MBVT with a burst volume of 1e300: the engine's DRF refusal named its own row (demands[2])
+    // instead of the queue (FUZZ_SEED=222)
+    const w0 = base();
+    w0.queues[0].bursts![0].volume[0] = 1e300;
+    expect(field(() => simulate(w0, { policy: "mbvt", engine }))).toMatch(/^queues\[\d+\]$/);
     // TypeErrors inside validateWorkload
     const w1 = base();
     (w1.queues[0] as unknown as { bursts: unknown }).bursts = 3;

@@ -104,7 +104,15 @@ export class MbvtPolicy implements Policy {
     }
     if (minE === Infinity) return;
     const offsets = eff.map((e, i) => (active(state, i) ? Math.max(0, e - minE) / this.lag : 0));
-    const r = this.engine.drf({ capacity: state.capacity, demands: state.demands, weights: this.weights, offsets });
+    let r: ReturnType<Engine["drf"]>;
+    try {
+      r = this.engine.drf({ capacity: state.capacity, demands: state.demands, weights: this.weights, offsets });
+    } catch (e) {
+      // the engine's rows are the queues (state order = workload order): name the queue
+      const row = e instanceof InputError ? /^(demands|offsets|weights)\[(\d+)\]/.exec(e.field) : null;
+      if (row) throw new InputError(`queues[${row[2]}]`, `MBVT's DRF step (virtual-time offsets ${describeValue(offsets[+row[2]])}): ${e instanceof Error ? e.message : e}; a burst volume, warp or weight is out of scale`);
+      throw e;
+    }
     out.set(r.allocation);
   }
 }

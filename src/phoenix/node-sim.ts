@@ -734,7 +734,7 @@ function checkJob(spec: unknown, i: number): void {
     const d = j.durations[t];
     if (!(d >= 0) || !Number.isFinite(d)) throw new InputError(`jobs[${i}].durations[${t}]`, `must be a finite number >= 0 (got ${describeValue(d)})`);
   }
-  if (typeof j.arrival !== "number" || !Number.isFinite(j.arrival)) throw new InputError(`jobs[${i}].arrival`, `must be finite (got ${describeValue(j.arrival)})`);
+  if (typeof j.arrival !== "number" || !Number.isFinite(j.arrival) || !(j.arrival >= 0)) throw new InputError(`jobs[${i}].arrival`, `must be a finite number >= 0 (got ${describeValue(j.arrival)})`);
   if (typeof j.estimate !== "number" || !(j.estimate >= 0) || !Number.isFinite(j.estimate)) throw new InputError(`jobs[${i}].estimate`, `must be a finite number >= 0 (got ${describeValue(j.estimate)})`);
   if (!Array.isArray(j.constraints)) throw new InputError(`jobs[${i}].constraints`, `expected an array of constraints, got ${describeValue(j.constraints)}`);
   j.constraints.forEach((c, x) => validateConstraint(`jobs[${i}].constraints[${x}]`, c));

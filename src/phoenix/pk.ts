@@ -42,9 +42,10 @@ export function pkWait(lambda: number, es: number, es2: number): number {
   if (rho >= 1) return Infinity;
   if (lambda === 0 || es2 === 0) return 0;
   const w = (rho / (1 - rho)) * (es2 / (2 * es));
-  if (w > 0 && w < Infinity) return w;
+  // (a subnormal rho has lost relative precision: 1e-300 x 2.47e-24 rounds to 5e-324, 2x off)
+  if (w > 0 && w < Infinity && rho >= 2.2250738585072014e-308) return w;
   // es2 / (2 es) overflows for a tiny E[S] with a huge E[S^2] (1e-10 and 1e300: Infinity where
-  // the wait is 5e299), and rho underflows to 0 for a subnormal lambda: the same value as
+  // the wait is 5e299), and rho underflows (to 0 or a subnormal) for a tiny lambda: the same value as
   // lambda E[S^2] / (2 (1 - rho)), which overflows only when the wait itself does
   const a = lambda * es2;
   return (a < Infinity ? a * 0.5 : (lambda * 0.5) * es2) / (1 - rho);

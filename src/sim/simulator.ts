@@ -71,7 +71,7 @@ export function simulate(workload: Workload, opts: SimOptions): SimResult {
   const policy = resolvePolicy(opts.policy, opts.policyOptions);
   const seed = opts.seed ?? workload.seed ?? 0;
   const updateInterval = opts.updateInterval ?? 0;
-  if (!(updateInterval >= 0 && Number.isFinite(updateInterval))) throw new InputError("updateInterval", "must be a finite number >= 0");
+  if (typeof updateInterval !== "number" || !(updateInterval >= 0 && Number.isFinite(updateInterval))) throw new InputError("updateInterval", `must be a finite number >= 0 (got ${describeValue(updateInterval)})`);
   const horizon = opts.horizon ?? Infinity;
   const k = workload.capacity.length;
   const cl = new ClusterRt(workload.capacity, workload.resources, workload.queues);
@@ -371,7 +371,14 @@ export function simulate(workload: Workload, opts: SimOptions): SimResult {
   };
 
   let ticks = 0;
-  if (updateInterval > 0) events.push({ kind: "tick", time: 0 });
+  if (updateInterval > 0) {
+    // the run reaches at least the last arrival (or the horizon): refuse at once an interval that
+    // could not get there within MAX_STEPS ticks (each tick is a scheduling point, so the
+    // in-loop cap alone meant minutes of policy calls before the error)
+    const reach = Math.min(horizon, lastArrival);
+    if (reach / updateInterval > MAX_STEPS) throw new InputError("updateInterval", `${updateInterval} s needs more than ${MAX_STEPS} policy ticks to reach t = ${reach} s; use a longer interval`);
+    events.push({ kind: "tick", time: 0 });
+  }
   while (events.size > 0) {
     const t = events.peekTime();
     if (t > horizon) break;
