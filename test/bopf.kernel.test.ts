@@ -39,10 +39,12 @@ const rowArb = (k: number) => fc.record({
   volume: fc.array(fc.oneof({ weight: 40, arbitrary: num }, { weight: 1, arbitrary: bad }), { minLength: k, maxLength: k }),
 });
 
-/** The admission kernel on one engine over these rows; every output region copied out. */
-function admitRaw(engine: Engine, rows: Array<ReturnType<typeof rowArb> extends fc.Arbitrary<infer R> ? R : never>, cap: number[], state: number[], hard: number[]) {
-  const n = rows.length, k = cap.length;
-  const block = engine.kernels.stage("bopf", n, k);
+type Row = ReturnType<typeof rowArb> extends fc.Arbitrary<infer R> ? R : never;
+
+/** Stages the admission columns, capacity (bound = C (1 + 1e-9)), hard sums and state. */
+function stageRows(engine: Engine, rows: Row[], cap: number[], state: number[], hard: number[]) {
+  const k = cap.length;
+  const block = engine.kernels.stage("bopf", rows.length, k);
   const v = block.views();
   v.capacity.set(cap);
   v.bound.set(cap.map((c) => c * (1 + 1e-9)));
@@ -52,6 +54,13 @@ function admitRaw(engine: Engine, rows: Array<ReturnType<typeof rowArb> extends 
     v.kind[i] = r.kind; v.start[i] = r.start; v.period[i] = r.period; v.window[i] = r.window; v.count[i] = r.count;
     v.volume.set(r.volume, i * k);
   });
+  return { block, v };
+}
+
+/** The admission kernel on one engine over these rows; every output region copied out. */
+function admitRaw(engine: Engine, rows: Row[], cap: number[], state: number[], hard: number[]) {
+  const n = rows.length, k = cap.length;
+  const { block, v } = stageRows(engine, rows, cap, state, hard);
   const code = block.run(0, 0);
   const j = code === Status.OK ? v.state[4] : 0;
   return {
@@ -102,17 +111,8 @@ describe("BoPF kernel: WASM = JS twin, bit for bit", () => {
         const state = [m, minTol, variant, 7, 0, 0, 0, 0];
         const k = cap.length, n = rows.length;
         const run = (engine: Engine, flags: number) => {
-          const block = engine.kernels.stage("bopf", n, k);
-          const v = block.views();
-          v.capacity.set(cap);
-          v.bound.set(cap.map((c) => c * (1 + 1e-9)));
-          v.hard.set(hard);
-          v.state.set(state);
-          rows.forEach(([r, w], i) => {
-            v.kind[i] = r.kind; v.start[i] = r.start; v.period[i] = r.period; v.window[i] = r.window; v.count[i] = r.count;
-            v.volume.set(r.volume, i * k);
-            v.want.set(w, i * k);
-          });
+          const { block, v } = stageRows(engine, rows.map(([r]) => r), cap, state, hard);
+          rows.forEach(([, w], i) => v.want.set(w, i * k));
           const code = block.run(0, flags);
           const ok = code === Status.OK;
           const j = ok ? v.state[4] : 0, g = ok ? v.state[5] : 0;
