@@ -52,6 +52,17 @@
 // brings U_A to 140 and leaves it no task. B's next key 141 > top goes to the overflow, and
 // each later pass (4 buckets over [141, 141], ...) holds B alone until free = 0.
 //
+// Start limit: Algorithm 1 starts one task at a time, so a call costs O(tasks started), and
+// that count is not bounded by N: pending 10^9 tasks of 10^-9 of the cluster each start 10^9
+// times (about a minute), and a task below half an ulp of what is free leaves free unchanged,
+// so up to 2^53 per queue would start (hours). maxStarts bounds it: the start that would be
+// number maxStarts + 1 is not made. Without LTRF_PARTIAL the call returns E_START_LIMIT (the
+// wrapper's default: an error naming maxStarts); with it, OK. Either way the outputs hold the
+// starts made, an exact prefix of Algorithm 1's order: a call on pending - count, the new
+// usage and free continues it to the same bits as one call with no limit (free only shrinks,
+// so the queues set aside are found again). Tasks needing nothing start up front and do not
+// count. maxStarts = +Infinity: no limit; 0: nothing but those starts.
+//
 // Edge values: pending 0 -> the queue is skipped; a task of all zeros always fits (in
 // work-conserving mode all such tasks start up front, U_i += pending * inc_i); inc = 0 ->
 // the key does not move, the queue keeps the lead until it runs out of tasks or room
@@ -61,10 +72,12 @@
 
 import { ldf, stf, ldu, stu, align8, isFiniteF64 } from "./util/mem";
 import { keyHeapBytes, khKey, khId, khAux, khSet, khSiftDown, khBuild, khPop } from "./util/keyheap";
-import { OK, E_DEMAND, E_WEIGHT, E_SHARE_OVERFLOW, E_AVAILABLE, E_PENDING, E_USAGE, E_INCREMENT } from "./util/status";
+import { OK, E_DEMAND, E_WEIGHT, E_SHARE_OVERFLOW, E_AVAILABLE, E_PENDING, E_USAGE, E_INCREMENT, E_START_LIMIT, E_MAX_STARTS } from "./util/status";
 
 /** flags bit 0: stop at the first queue whose task does not fit (Algorithm 1 literally). */
 export const LTRF_BLOCKING: i32 = 1;
+/** flags bit 1: reaching maxStarts ends the call with OK (a resumable prefix) instead of E_START_LIMIT. */
+export const LTRF_PARTIAL: i32 = 2;
 
 const MAX_COUNT: f64 = 9007199254740992; // 2^53: pending counts beyond it are not exact integers
 const NIL: u32 = 0xffffffff; // end of a bucket list (ranks are < N < 2^32 - 1)
@@ -104,12 +117,13 @@ export function ltrfScratchBytes(n: i32): f64 {
 /**
  * Starts tasks by Algorithm 1. Inputs: free[K], task[N*K] (one task's demand per queue),
  * pending[N] (whole numbers), usage[N] (accumulated U_i), weights[N] or 0 (all ones),
- * inc[N] (usage added per task). Outputs: count[N] tasks started, outUsage[N] the updated
- * U_i, outFree[K] what is left. On error returns a status and stores the index at scratch.
+ * inc[N] (usage added per task), maxStarts[1] (see "Start limit" above). Outputs: count[N]
+ * tasks started, outUsage[N] the updated U_i, outFree[K] what is left. On error returns a
+ * status and stores the index at scratch.
  */
 export function ltrf(
   n: i32, k: i32,
-  free: usize, task: usize, pending: usize, usage: usize, weights: usize, inc: usize,
+  free: usize, task: usize, pending: usize, usage: usize, weights: usize, inc: usize, maxStarts: usize,
   flags: i32,
   outCount: usize, outUsage: usize, outFree: usize,
   scratch: usize,
@@ -119,6 +133,10 @@ export function ltrf(
   const nodes = hot + keyHeapBytes(n);
   const states = nodes + (<usize>n << 4);
   const blocking = (flags & LTRF_BLOCKING) != 0;
+  const limit = ldf(maxStarts, 0);
+  if (!(limit >= 0) || (limit != Infinity && limit != Math.floor(limit))) return fail(scratch, E_MAX_STARTS, 0);
+  let started: f64 = 0; // tasks started one by one (not the needs-nothing ones, started up front)
+  let stopCode = OK, stopIndex = 0;
 
   for (let r = 0; r < k; r++) {
     const f = ldf(free, r);
@@ -251,6 +269,11 @@ export function ltrf(
       aside = 0;
       continue;
     }
+    if (started == limit) {
+      if ((flags & LTRF_PARTIAL) == 0) { stopCode = E_START_LIMIT; stopIndex = <i32>i; }
+      break;
+    }
+    started += 1;
     take(row, outFree, k);
     const st = stateAt(states, j);
     const u = load<f64>(st, S_USE) + load<f64>(st, S_INC);
@@ -289,7 +312,7 @@ export function ltrf(
     stf(outUsage, ci, load<f64>(st, S_USE));
   }
   if (sink < 0) store<f64>(scratch, sink); // never true (all loads are >= 0): keeps the loads
-  return OK;
+  return stopCode == OK ? OK : fail(scratch, stopCode, stopIndex);
 }
 
 @inline function fail(scratch: usize, code: i32, index: i32): i32 {

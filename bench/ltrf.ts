@@ -26,6 +26,7 @@ export const ltrfModule = kernelModule({
     s.usage.set(x.usage);
     s.weights.set(x.weights);
     s.increments.set(x.increments);
+    s.maxStarts[0] = Infinity; // the bench instance starts far fewer than any limit
     return {
       run: () => kernels.runLtrf(x.n, x.k, true, 0),
       floorViews: [s.tasks, s.pending, s.usage, s.weights, s.increments],

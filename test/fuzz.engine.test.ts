@@ -21,7 +21,7 @@ function validAnswers(e: Engine): unknown[] {
   return [e.drf(VALID.drf), e.srpt(VALID.srpt), e.ltrf(VALID.ltrf), e.crvReorder({ ...VALID.crv, mode: [...VALID.crv.mode] })];
 }
 
-const FIELD = /^(input|into|capacity|demands|weights|offsets|available|rates|remaining|free|tasks|pending|usage|increments|blocking|queueOffsets|crv|runtime|slack|mode|slackThreshold)(\.\w+)?(\[\d+\])*$/;
+const FIELD = /^(input|into|capacity|demands|weights|offsets|available|rates|remaining|free|tasks|pending|usage|increments|blocking|maxStarts|queueOffsets|crv|runtime|slack|mode|slackThreshold)(\.\w+)?(\[\d+\])*$/;
 
 const hostileMatrix = (n: number, k: number): fc.Arbitrary<unknown> =>
   fc.oneof(
@@ -108,6 +108,8 @@ describe.each(backends)("fuzz engine kernels (%s)", (_name, make) => {
         free: hostileArray(k), tasks: hostileMatrix(n, k), pending: hostileArray(n),
         usage: maybe(hostileArray(n)), weights: maybe(hostileArray(n)), increments: maybe(hostileArray(n)),
         blocking: maybe(fc.constantFrom<unknown>(true, false, 1, "yes")),
+        // small and invalid limits only: a large one (or Infinity) asks to wait for every start
+        maxStarts: maybe(fc.oneof(fc.integer({ min: 0, max: 40 }), fc.constantFrom<unknown>(-1, 1.5, NaN, -Infinity, "3", null, 1n))),
       })), (input) => {
         const o = outcome(() => e.ltrf(input as never), FIELD);
         if (o.kind === "ok") {

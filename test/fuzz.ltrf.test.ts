@@ -9,7 +9,7 @@ import { ltrf } from "../src/index.js";
 import { FUZZ, hostileNumber, hostileValue, nonArray, outcome, sameBits } from "./helpers/hostile.js";
 
 const { HLtrf, buildTree, QuantumUpdater, FairnessTracker, stepFairness } = ltrf;
-const FIELD = /^(queues|groupWeights|tree|options|tWait|tieBreak|random|call|time|free|tasks|pending|usage|increments|count|path|app|appNode|node|taskId|t|weights|i|g|d|capacity|records|quantum|refreshInterval)(\.\w+|\[\d+\])*$/;
+const FIELD = /^(queues|groupWeights|tree|options|tWait|tieBreak|random|call|time|free|tasks|pending|usage|increments|count|path|app|appNode|node|taskId|t|weights|i|g|d|capacity|records|quantum|refreshInterval|maxStarts)(\.\w+|\[\d+\])*$/;
 
 const LEAVES = [{ name: "A", path: ["G1"] }, { name: "B", path: ["G1"] }, { name: "C", path: ["G2"] }];
 const N = 3, K = 2;
@@ -23,6 +23,8 @@ const f64 = (len: number) => fc.oneof(
 const callArb = fc.record({
   time: fc.oneof({ weight: 8, arbitrary: fc.integer({ min: 0, max: 20 }) }, { weight: 1, arbitrary: hostileValue }),
   free: f64(K), tasks: f64(N * K), pending: f64(N), usage: f64(N), increments: f64(N), count: f64(N),
+  // small and invalid limits only: a large one (or Infinity) asks to wait for every start
+  maxStarts: fc.option(fc.oneof(fc.integer({ min: 0, max: 40 }), fc.constantFrom<unknown>(-1, 1.5, NaN, -Infinity, "3", null, 1n)), { nil: undefined, freq: 3 }),
 });
 
 function copyCall(c: Record<string, unknown>) {

@@ -4,26 +4,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ltrfLiteral } from "./helpers/ltrf-literal.js";
+import { ltrfInstance } from "./helpers/ltrf-instance.js";
 import { InputError, loadEngineSync } from "../src/index.js";
 import { runStepModel } from "../src/ltrf/step-model.js";
 
 const wasm = loadEngineSync({ backend: "wasm" });
 const js = loadEngineSync({ backend: "js" });
 
-const num = (min: number, max: number) => fc.double({ min, max, noNaN: true, noDefaultInfinity: true });
-
-const instance = fc.record({ n: fc.integer({ min: 0, max: 40 }), k: fc.integer({ min: 1, max: 4 }) }).chain(({ n, k }) =>
-  fc.record({
-    free: fc.array(fc.oneof(fc.constant(0), num(0, 50)), { minLength: k, maxLength: k }),
-    tasks: fc.array(fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 5 }), num(0, 6)), { minLength: n * k, maxLength: n * k }),
-    pending: fc.array(fc.integer({ min: 0, max: 30 }), { minLength: n, maxLength: n }),
-    usage: fc.array(fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 20 }), num(0, 20)), { minLength: n, maxLength: n }),
-    weights: fc.option(fc.array(num(0.1, 5), { minLength: n, maxLength: n }), { nil: undefined }),
-    increments: fc.array(fc.oneof(fc.constant(0), fc.constant(1), num(0, 3)), { minLength: n, maxLength: n }),
-    blocking: fc.boolean(),
-  }));
-
-type Inst = { free: number[]; tasks: number[]; pending: number[]; usage: number[]; weights?: number[]; increments: number[]; blocking: boolean };
+const instance = ltrfInstance();
 
 const reference = ltrfLiteral;
 

@@ -19,6 +19,8 @@ export const E_CRV_SCORE: i32 = 13; // crv[i] (CRV reorder score) not finite or 
 export const E_CRV_RUNTIME: i32 = 14; // runtime[i] (CRV reorder estimated runtime) not finite or < 0
 export const E_CRV_SLACK: i32 = 15; // slack[i] < 0, or slackThreshold < 0 (index -1)
 export const E_CRV_MODE: i32 = 16; // mode[j] (CRV reorder queue mode) not 0, 1 or 2
+export const E_START_LIMIT: i32 = 17; // LTRF: a start beyond maxStarts was due (index: its queue); outputs hold the prefix
+export const E_MAX_STARTS: i32 = 18; // LTRF: maxStarts not a whole number >= 0 or +Infinity
 // BoPF (assembly/bopf.ts); numbered from 32 so codes added for other kernels stay below
 export const E_BOPF_KIND: i32 = 32; // kind[i] (BoPF admission) not 0 (TQ) or 1 (LQ)
 export const E_BOPF_START: i32 = 33; // start[i] not finite

@@ -35,7 +35,7 @@ const CALLS: { readonly [K in KernelName]: (v: KernelViews[K], s: Scratches, a: 
   srpt: (v, s, n, k) =>
     srptKernel(n, k, v.capacity, v.available, v.demands, v.rates, v.remaining, v.lambda, v.allocation, s.srpt),
   ltrf: (v, s, n, k, w, flags) =>
-    ltrfKernel(n, k, v.free, v.tasks, v.pending, v.usage, w ? v.weights : null, v.increments, flags, v.count, v.usageOut, v.freeOut, s.ltrf),
+    ltrfKernel(n, k, v.free, v.tasks, v.pending, v.usage, w ? v.weights : null, v.increments, v.maxStarts, flags, v.count, v.usageOut, v.freeOut, s.ltrf),
   crv: (v, s, q, t, thr) =>
     crvReorderKernel(q, t, v.offsets, v.score, v.runtime, v.slack, v.mode, thr, v.order, v.slackOut, s.crv),
   bopf: (v, s, n, k, mode, flags) => mode === 0

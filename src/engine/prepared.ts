@@ -27,7 +27,7 @@ import { InputError, describeValue } from "./errors.js";
 import { drfError, srptError } from "./kernel-errors.js";
 import { matrixRows, vectorLength, writeMatrix, writeVector } from "./marshal.js";
 import { RESULT_FIELDS, copyResults, type Into, type ResultArrays } from "./results.js";
-import { ltrfError, writeLtrfInputs, type LtrfInput, type LtrfResult } from "../ltrf/kernel-call.js";
+import { DEFAULT_MAX_STARTS, checkMaxStarts, ltrfError, ltrfFlags, writeLtrfInputs, type LtrfInput, type LtrfResult } from "../ltrf/kernel-call.js";
 import { crvError, crvShape, slackThresholdOf, writeCrvInputs, type CrvReorderInput, type CrvReorderResult } from "../phoenix/crv-call.js";
 
 /** A problem dimension: a whole number within the kernels' i32 range. */
@@ -301,13 +301,15 @@ export interface PrepareLtrfOptions {
  * `free` (K), `tasks` (N*K), `pending`, `usage` (initially 0), `increments` (initially 1) and,
  * when prepared with them, `weights` (N); solve() gives `count`, `usage` and `free` views
  * (results are separate from the inputs: copy `results.usage` into `usage` to carry it over).
- * Same lifetime rules as PreparedDrf.
+ * `maxStarts` is engine.ltrf's start limit (default: 2^24, reaching it an InputError; set a
+ * number or Infinity for resumable partial results). Same lifetime rules as PreparedDrf.
  */
 export class PreparedLtrf extends PreparedProblem<"ltrf"> {
   readonly n: number;
   readonly k: number;
   readonly hasWeights: boolean;
   readonly blocking: boolean;
+  private limit: number | undefined = undefined;
 
   constructor(kernels: KernelBackend, n: number, k: number, options: PrepareLtrfOptions = {}) {
     if (options === null || typeof options !== "object") throw new InputError("options", `expected an object, got ${describeValue(options)}`);
@@ -321,6 +323,17 @@ export class PreparedLtrf extends PreparedProblem<"ltrf"> {
     const s = this.views();
     s.weights.fill(1);
     s.increments.fill(1);
+    s.maxStarts[0] = DEFAULT_MAX_STARTS;
+  }
+
+  /** engine.ltrf's maxStarts: undefined (default limit, an error when reached), a whole number >= 0 or Infinity (partial results). */
+  get maxStarts(): number | undefined {
+    return this.limit;
+  }
+  set maxStarts(x: number | undefined) {
+    if (x !== undefined) checkMaxStarts(x);
+    this.views().maxStarts[0] = x ?? DEFAULT_MAX_STARTS;
+    this.limit = x;
   }
 
   get free(): Float64Array {
@@ -347,7 +360,7 @@ export class PreparedLtrf extends PreparedProblem<"ltrf"> {
   load(input: LtrfInput): this {
     if (input === null || typeof input !== "object") throw new InputError("input", `expected an object, got ${describeValue(input)}`);
     const { n, k } = this;
-    const { free, tasks, pending, usage, weights, increments, blocking } = input;
+    const { free, tasks, pending, usage, weights, increments, blocking, maxStarts } = input;
     checkLength("free", free, k, "K");
     const rows = matrixRows("tasks", tasks, k);
     if (rows !== n) throw new InputError("tasks", `has ${rows} rows, expected N=${n} (the prepared size)`);
@@ -359,16 +372,18 @@ export class PreparedLtrf extends PreparedProblem<"ltrf"> {
       checkLength("weights", weights, n, "N");
     }
     if (blocking !== undefined && blocking !== this.blocking) throw new InputError("blocking", `is ${String(blocking)}, but the problem was prepared with blocking: ${this.blocking}`);
+    if (maxStarts !== undefined) checkMaxStarts(maxStarts);
     const s = this.views();
     this.partlyLoaded = true;
     writeLtrfInputs(input, s, n, k);
     if (weights === undefined) s.weights.fill(1);
+    this.limit = maxStarts;
     this.partlyLoaded = false;
     return this;
   }
 
   solve(): LtrfResult {
-    return this.solveWith(this.hasWeights ? 1 : 0, this.blocking ? 1 : 0, (code, i, s) => ltrfError({ code: code as Status, index: i }, this.k, s));
+    return this.solveWith(this.hasWeights ? 1 : 0, ltrfFlags(this.blocking, this.limit !== undefined), (code, i, s) => ltrfError({ code: code as Status, index: i }, this.k, s));
   }
   override get results(): LtrfResult {
     return super.results;

@@ -52,10 +52,10 @@ export const REGIONS: { readonly [K in KernelName]: RegionTable<KernelViews[K]> 
     field: "tasks",
     describe: nk,
     regions: (n, k) => ({
-      free: f64(k), tasks: f64(n * k), pending: f64(n), usage: f64(n), weights: f64(n), increments: f64(n),
+      free: f64(k), tasks: f64(n * k), pending: f64(n), usage: f64(n), weights: f64(n), increments: f64(n), maxStarts: f64(1),
       count: f64(n), usageOut: f64(n), freeOut: f64(k),
     }),
-    inputs: ["free", "tasks", "pending", "usage", "weights", "increments"],
+    inputs: ["free", "tasks", "pending", "usage", "weights", "increments", "maxStarts"],
   },
   crv: {
     field: "runtime",

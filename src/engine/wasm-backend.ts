@@ -14,7 +14,7 @@ export interface FairschedExports {
   floorSumScalar(len: number, ptr: number): number;
   srpt(n: number, k: number, cap: number, avail: number, want: number, rate: number, rem: number, lam: number, alloc: number, scratch: number): number;
   srptScratchBytes(n: number, k: number): number;
-  ltrf(n: number, k: number, free: number, task: number, pend: number, use: number, w: number, inc: number, flags: number, cnt: number, useOut: number, freeOut: number, scratch: number): number;
+  ltrf(n: number, k: number, free: number, task: number, pend: number, use: number, w: number, inc: number, limit: number, flags: number, cnt: number, useOut: number, freeOut: number, scratch: number): number;
   ltrfScratchBytes(n: number): number;
   crvReorder(q: number, t: number, off: number, score: number, rt: number, slack: number, mode: number, thr: number, order: number, slackOut: number, scratch: number): number;
   crvScratchBytes(t: number): number;
@@ -37,7 +37,7 @@ const CALLS: { readonly [K in KernelName]: (x: FairschedExports, p: Ptrs, a: num
   srpt: (x, p, n, k) =>
     x.srpt(n, k, p.capacity, p.available, p.demands, p.rates, p.remaining, p.lambda, p.allocation, p.scratch),
   ltrf: (x, p, n, k, w, flags) =>
-    x.ltrf(n, k, p.free, p.tasks, p.pending, p.usage, w ? p.weights : 0, p.increments, flags, p.count, p.usageOut, p.freeOut, p.scratch),
+    x.ltrf(n, k, p.free, p.tasks, p.pending, p.usage, w ? p.weights : 0, p.increments, p.maxStarts, flags, p.count, p.usageOut, p.freeOut, p.scratch),
   crv: (x, p, q, t, thr) =>
     x.crvReorder(q, t, p.offsets, p.score, p.runtime, p.slack, p.mode, thr, p.order, p.slackOut, p.scratch),
   // mode 0 admission (flags bit 0: no summary rows, bit 1: and the round), 1 allocation (flags bit 1: remaining volumes are the admission's burst volumes)

@@ -32,6 +32,7 @@ export interface LtrfStage {
   usage: Float64Array; // N: accumulated usage U_i
   weights: Float64Array; // N
   increments: Float64Array; // N: usage added per task started
+  maxStarts: Float64Array; // 1: tasks the call may start one by one (assembly/ltrf.ts "Start limit")
   count: Float64Array; // N, out: tasks started
   usageOut: Float64Array; // N, out: U_i after the call
   freeOut: Float64Array; // K, out: free resources left

@@ -17,6 +17,10 @@ export const enum Status {
   CrvRuntime = 14,
   CrvSlack = 15,
   CrvMode = 16,
+  /** LTRF: a start beyond maxStarts was due (index: its queue); the outputs hold the starts made. */
+  StartLimit = 17,
+  /** LTRF: maxStarts not a whole number >= 0 or +Infinity. */
+  MaxStarts = 18,
   // BoPF (assembly/bopf.ts), numbered from 32 so codes added for other kernels stay below
   BopfKind = 32,
   BopfStart = 33,

@@ -29,6 +29,7 @@
 // the leaves.
 import { InputError, describeValue } from "../engine/errors.js";
 import { IndexedHeap } from "./heap.js";
+import { DEFAULT_MAX_STARTS, checkMaxStarts } from "./kernel-call.js";
 import type { QueueTree } from "./tree.js";
 
 export interface HltrfOptions {
@@ -55,6 +56,13 @@ export interface HltrfCall {
   increments: Float64Array;
   /** Out: tasks started per leaf (overwritten). */
   count: Float64Array;
+  /**
+   * Most tasks started one by one in this call (engine.ltrf's maxStarts: a whole number >= 0
+   * or Infinity). Given, the call stops there and allocate() returns false; calling again at
+   * the same time with pending - count continues it (with tieBreak "random", fresh ties are
+   * drawn). Omitted: 2^24, and reaching it is an InputError that changes nothing.
+   */
+  maxStarts?: number;
 }
 
 export class HLtrf {
@@ -98,15 +106,23 @@ export class HLtrf {
   }
 
   /**
-   * One scheduling point: starts tasks until no leaf has a pending task that fits. The call
-   * is checked first (checkCall): a bad array or cell is an InputError naming it, and
-   * nothing (free, usage, count, the wait clocks) is changed.
+   * One scheduling point: starts tasks until no leaf has a pending task that fits, and
+   * returns true; false when it stopped at a given maxStarts. The call is checked first
+   * (checkCall): a bad array or cell is an InputError naming it, and nothing (free, usage,
+   * count, the wait clocks) is changed; so is reaching the default start limit.
    */
-  allocate(c: HltrfCall): void {
+  allocate(c: HltrfCall): boolean {
     const { tree } = this;
     const n = tree.leaves;
     checkCall(c, n);
     const k = c.free.length;
+    const partial = c.maxStarts !== undefined;
+    const limit = c.maxStarts ?? DEFAULT_MAX_STARTS;
+    // the default limit refuses the call: keep what it changes in place, only when it can be reached
+    let most = 0;
+    for (let i = 0; i < n; i++) most += c.pending[i];
+    const undo = !partial && most > limit ? this.snapshot(c) : null;
+    let started = 0;
     const { parent, weight } = tree;
     const U = this.nodeUsage;
     U.fill(0);
@@ -165,6 +181,12 @@ export class HLtrf {
         this.deactivate(leaf);
         continue;
       }
+      if (started === limit) {
+        if (partial) return false;
+        undo!();
+        throw new InputError("maxStarts", `this call would start more than ${limit} tasks one by one (leaf ${leaf} was next; each start is one step of Algorithm 2): give maxStarts to take them in resumable parts (or Infinity to wait for all)`);
+      }
+      started++;
       for (let r = 0; r < k; r++) c.free[r] = c.free[r] - c.tasks[base + r];
       c.count[leaf] += 1;
       if (starved && this.tWait > 0) this.starvedServed[leaf] += 1;
@@ -181,6 +203,15 @@ export class HLtrf {
       this.left[leaf] -= 1;
       if (this.left[leaf] === 0) this.deactivate(leaf);
     }
+    return true;
+  }
+
+  /** What allocate() changes in place, and a function that puts it back. */
+  private snapshot(c: HltrfCall): () => void {
+    const saved = [c.free, c.usage, c.count, this.waitSince, this.starvedServed, this.hadPending].map((a) => [a, a.slice()] as const);
+    return () => {
+      for (const [a, copy] of saved) a.set(copy as never);
+    };
   }
 
   /** Forget the wait clocks (a new window starts with everyone even). */
@@ -242,6 +273,7 @@ function checkCall(c: HltrfCall, n: number): void {
   const tasks = arr("tasks", c.tasks, n * k), pending = arr("pending", c.pending, n);
   const usage = arr("usage", c.usage, n), inc = arr("increments", c.increments, n);
   arr("count", c.count, n);
+  if (c.maxStarts !== undefined) checkMaxStarts(c.maxStarts);
   for (let r = 0; r < k; r++) {
     const x = free[r];
     if (!(x >= 0) || !Number.isFinite(x)) throw new InputError(`free[${r}]`, `must be a finite number >= 0 (got ${describeValue(x)})`);

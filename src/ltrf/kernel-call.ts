@@ -21,6 +21,25 @@ export interface LtrfInput {
   increments?: Vector;
   /** Stop at the first smallest-usage queue whose task does not fit (Algorithm 1 literally). Default false: set it aside and go on (work-conserving). */
   blocking?: boolean;
+  /**
+   * Most tasks this call starts one by one (a whole number >= 0, or Infinity for no limit;
+   * tasks needing nothing start up front and do not count). Algorithm 1 costs O(tasks
+   * started), which pending alone does not bound (10^9 tiny tasks: about a minute). Given,
+   * the call stops after maxStarts starts: the result is an exact prefix of Algorithm 1's
+   * order, and calling again with pending - count and the result's usage and free continues
+   * it (same bits as one call without a limit); counts summing to maxStarts mean it may have
+   * stopped early. Omitted, the limit is DEFAULT_MAX_STARTS (2^24) and reaching it is an
+   * InputError naming maxStarts.
+   */
+  maxStarts?: number;
+}
+
+/** The start limit of a call that names none (reaching it is an error, see LtrfInput.maxStarts). */
+export const DEFAULT_MAX_STARTS = 2 ** 24;
+
+/** Kernel flags: bit 0 blocking, bit 1 partial results at the start limit (assembly/ltrf.ts). */
+export function ltrfFlags(blocking: boolean, partial: boolean): number {
+  return (blocking ? 1 : 0) | (partial ? 2 : 0);
 }
 
 export interface LtrfResult {
@@ -35,7 +54,7 @@ export interface LtrfResult {
 /** `into`: optional caller arrays for the results (see CallOptions in src/engine/results.ts). */
 export function runLtrf(kernels: KernelBackend, input: LtrfInput, into?: unknown): LtrfResult {
   if (input === null || typeof input !== "object") throw new InputError("input", `expected an object, got ${describeValue(input)}`);
-  const { free, tasks, pending, usage, weights, increments, blocking } = input;
+  const { free, tasks, pending, usage, weights, increments, blocking, maxStarts } = input;
   const k = vectorLength("free", free);
   if (k === 0) throw new InputError("free", "must list at least one resource");
   const n = matrixRows("tasks", tasks, k);
@@ -44,9 +63,10 @@ export function runLtrf(kernels: KernelBackend, input: LtrfInput, into?: unknown
   if (weights !== undefined) checkLength("weights", weights, n);
   if (increments !== undefined) checkLength("increments", increments, n);
   if (blocking !== undefined && typeof blocking !== "boolean") throw new InputError("blocking", `must be a boolean, got ${describeValue(blocking)}`);
+  if (maxStarts !== undefined) checkMaxStarts(maxStarts);
   const s = kernels.stageLtrf(n, k);
   writeLtrfInputs(input, s, n, k);
-  const st = kernels.runLtrf(n, k, weights !== undefined, blocking ? 1 : 0);
+  const st = kernels.runLtrf(n, k, weights !== undefined, ltrfFlags(blocking === true, maxStarts !== undefined));
   if (st.code !== Status.OK) throw ltrfError(st, k, s);
   return copyResults("ltrf", s, into);
 }
@@ -65,6 +85,15 @@ export function writeLtrfInputs(input: LtrfInput, s: LtrfStage, n: number, k: nu
   if (weights !== undefined) writeVector("weights", weights, s.weights, n);
   if (increments !== undefined) writeVector("increments", increments, s.increments, n);
   else s.increments.fill(1);
+  s.maxStarts[0] = input.maxStarts ?? DEFAULT_MAX_STARTS;
+}
+
+/** maxStarts: a whole number >= 0 or +Infinity. */
+export function checkMaxStarts(x: unknown): number {
+  if (typeof x !== "number" || !(x >= 0) || (x !== Infinity && !Number.isInteger(x))) {
+    throw new InputError("maxStarts", `must be a whole number >= 0 or Infinity (got ${describeValue(x)})`);
+  }
+  return x;
 }
 
 function checkLength(field: string, v: unknown, n: number): void {
@@ -90,6 +119,10 @@ export function ltrfError(st: KernelStatus, k: number, s: LtrfStage): InputError
       return new InputError(`pending[${i}]`, `must be a whole number between 0 and 2^53 ${got(s.pending)}`);
     case Status.ShareOverflow:
       return new InputError(`usage[${i}]`, "usage / weight overflows f64; rescale the units or use time windows");
+    case Status.StartLimit:
+      return new InputError("maxStarts", `this call would start more than ${s.maxStarts[0]} tasks one by one (queue ${i} was next; Algorithm 1 costs O(tasks started)): give maxStarts to take them in resumable parts (or Infinity to wait for all)`);
+    case Status.MaxStarts:
+      return new InputError("maxStarts", `must be a whole number >= 0 or Infinity ${got(s.maxStarts)}`);
     default:
       return new InputError("input", `kernel returned unknown status ${st.code as number}`);
   }

@@ -9,6 +9,8 @@ import { isFiniteF64 } from "./finite.js";
 
 /** flags bit 0: stop at the first queue whose task does not fit (Algorithm 1 literally). */
 export const LTRF_BLOCKING = 1;
+/** flags bit 1: reaching maxStarts ends the call with OK (a resumable prefix) instead of StartLimit. */
+export const LTRF_PARTIAL = 2;
 
 const MAX_COUNT = 9007199254740992; // 2^53
 const NIL = 0xffffffff; // end of a bucket list (ranks are < N < 2^32 - 1)
@@ -42,7 +44,7 @@ export class LtrfScratch {
 export function ltrfKernel(
   n: number, k: number,
   free: Float64Array, task: Float64Array, pending: Float64Array, usage: Float64Array,
-  weights: Float64Array | null, inc: Float64Array,
+  weights: Float64Array | null, inc: Float64Array, maxStarts: Float64Array,
   flags: number,
   outCount: Float64Array, outUsage: Float64Array, outFree: Float64Array,
   s: LtrfScratch,
@@ -54,6 +56,10 @@ export function ltrfKernel(
     s.errIndex = index;
     return code;
   };
+  const limit = maxStarts[0];
+  if (!(limit >= 0) || (limit !== Infinity && limit !== Math.floor(limit))) return fail(Status.MaxStarts, 0);
+  let started = 0;
+  let stopCode = Status.OK, stopIndex = 0;
 
   for (let r = 0; r < k; r++) {
     const f = free[r];
@@ -189,6 +195,11 @@ export function ltrfKernel(
       aside = 0;
       continue;
     }
+    if (started === limit) {
+      if ((flags & LTRF_PARTIAL) === 0) { stopCode = Status.StartLimit; stopIndex = i; }
+      break;
+    }
+    started += 1;
     for (let r = 0; r < k; r++) outFree[r] = outFree[r] - task[row + r];
     const at = 8 * j;
     const u = rec[at + R_USE] + rec[at + R_INC];
@@ -224,7 +235,7 @@ export function ltrfKernel(
     outCount[ci] = pending[ci] - rec[8 * j + R_LEFT];
     outUsage[ci] = rec[8 * j + R_USE];
   }
-  return Status.OK;
+  return stopCode === Status.OK ? Status.OK : fail(stopCode, stopIndex);
 }
 
 function link(s: LtrfScratch, j: number, b: number): void {
