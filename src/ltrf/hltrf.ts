@@ -26,7 +26,8 @@
 // delay nobody); T_wait = Infinity never detects starvation.
 //
 // Cost per allocation: O(depth * log fanout) with one indexed heap per group and one over
-// the leaves.
+// the leaves. A call makes at most maxStarts allocations one by one (engine.ltrf's start limit,
+// src/ltrf/kernel-call.ts): 2^24 by default, reaching it an InputError that changes nothing.
 import { InputError, describeValue } from "../engine/errors.js";
 import { IndexedHeap } from "./heap.js";
 import { DEFAULT_MAX_STARTS, checkMaxStarts } from "./kernel-call.js";
