@@ -30,7 +30,7 @@
 // src/ltrf/kernel-call.ts): 2^24 by default, reaching it an InputError that changes nothing.
 import { InputError, describeValue } from "../engine/errors.js";
 import { IndexedHeap } from "./heap.js";
-import { DEFAULT_MAX_STARTS, checkMaxStarts } from "./kernel-call.js";
+import { DEFAULT_MAX_STARTS, checkMaxStarts, startLimitError } from "./kernel-call.js";
 import type { QueueTree } from "./tree.js";
 
 export interface HltrfOptions {
@@ -185,7 +185,7 @@ export class HLtrf {
       if (started === limit) {
         if (partial) return false;
         undo!();
-        throw new InputError("maxStarts", `this call would start more than ${limit} tasks one by one (leaf ${leaf} was next; each start is one step of Algorithm 2): give maxStarts to take them in resumable parts (or Infinity to wait for all)`);
+        throw startLimitError(limit, `leaf ${leaf}`);
       }
       started++;
       for (let r = 0; r < k; r++) c.free[r] = c.free[r] - c.tasks[base + r];

@@ -88,6 +88,11 @@ export function writeLtrfInputs(input: LtrfInput, s: LtrfStage, n: number, k: nu
   s.maxStarts[0] = input.maxStarts ?? DEFAULT_MAX_STARTS;
 }
 
+/** A call that reached the default start limit (engine.ltrf and HLtrf): `next` names who was next. */
+export function startLimitError(limit: number, next: string): InputError {
+  return new InputError("maxStarts", `this call would start more than ${limit} tasks one by one (${next} was next; LTRF takes one step per task started): give maxStarts to take them in resumable parts (or Infinity to wait for all)`);
+}
+
 /** maxStarts: a whole number >= 0 or +Infinity. */
 export function checkMaxStarts(x: unknown): number {
   if (typeof x !== "number" || !(x >= 0) || (x !== Infinity && !Number.isInteger(x))) {
@@ -120,7 +125,7 @@ export function ltrfError(st: KernelStatus, k: number, s: LtrfStage): InputError
     case Status.ShareOverflow:
       return new InputError(`usage[${i}]`, "usage / weight overflows f64; rescale the units or use time windows");
     case Status.StartLimit:
-      return new InputError("maxStarts", `this call would start more than ${s.maxStarts[0]} tasks one by one (queue ${i} was next; Algorithm 1 costs O(tasks started)): give maxStarts to take them in resumable parts (or Infinity to wait for all)`);
+      return startLimitError(s.maxStarts[0], `queue ${i}`);
     case Status.MaxStarts:
       return new InputError("maxStarts", `must be a whole number >= 0 or Infinity ${got(s.maxStarts)}`);
     default:
