@@ -1,23 +1,16 @@
-// Kernel backends for the per-kernel modules, each with a floor that reads arrays staged for
-// that kernel. KernelBackend.floorSum only reads the staged DRF demands, so the WASM backend
-// here is built on its own instance, keeping the raw export: floorSum(len, ptr) then runs the
-// same WASM loop over any view in linear memory (ptr = the view's byteOffset). The JS floor
-// is the twin loop from src/kernels/js/drf.ts over the staged arrays.
-import { readFileSync } from "node:fs";
-import { instantiateSync } from "@assemblyscript/loader";
-import { defaultWasmUrl } from "../src/engine/load.js";
-import { WasmBackend, type FairschedExports } from "../src/engine/wasm-backend.js";
+// Kernel backends for the per-kernel modules, each with a floor that reads the arrays staged
+// for that kernel (bench/floor.ts: the WASM floor from build/bench.wasm over a copy of them,
+// the JS twin over the arrays themselves).
 import { JsBackend } from "../src/engine/js-backend.js";
-import { floorSum } from "../src/kernels/js/drf.js";
+import { loadEngineSync } from "../src/engine/load.js";
 import type { BackendKind, KernelBackend } from "../src/kernels/backend.js";
-
-let module: WebAssembly.Module | null = null;
+import { WasmFloor, floorSum } from "./floor.js";
 
 export interface BenchBackend {
   kernels: KernelBackend;
   /**
    * A floor call over these views, which must already hold the staged input (views are
-   * resolved now: stage first, then ask for the floor). One pass per view, summed.
+   * read now: stage first, then ask for the floor). One pass per view, summed.
    */
   floorOver(views: Float64Array[]): () => number;
   /** The WASM backend only: the same over the scalar four-accumulator pass (assembly/floor.ts). */
@@ -38,22 +31,10 @@ export function benchBackend(kind: BackendKind): BenchBackend {
       },
     };
   }
-  module ??= new WebAssembly.Module(readFileSync(defaultWasmUrl));
-  const x = instantiateSync<FairschedExports & Record<string, unknown>>(module, {}).exports as unknown as FairschedExports;
-  const kernels = new WasmBackend(x);
+  const floor = new WasmFloor();
   return {
-    kernels,
-    floorOver: (views) => wasmFloorOver(x, views, x.floorSum),
-    scalarFloorOver: (views) => wasmFloorOver(x, views, x.floorSumScalar),
-  };
-}
-
-function wasmFloorOver(x: FairschedExports, views: Float64Array[], pass: (len: number, ptr: number) => number): () => number {
-  for (const v of views) if (v.buffer !== x.memory.buffer) throw new Error("floorOver: view is not in this instance's memory (stage first)");
-  const spans = views.map((v) => [v.length, v.byteOffset] as const);
-  return () => {
-    let s = 0;
-    for (const [len, ptr] of spans) s += pass(len, ptr);
-    return s;
+    kernels: loadEngineSync({ backend: "wasm" }).kernels,
+    floorOver: (views) => floor.over(views),
+    scalarFloorOver: (views) => floor.over(views, true),
   };
 }

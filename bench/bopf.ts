@@ -20,7 +20,7 @@ import { BopfAdmissionControl, type BopfClass } from "../src/bopf/admission.js";
 import { allocateInstant, type InstantQueue } from "../src/bopf/allocate.js";
 import type { PeriodicBursts } from "../src/bopf/bursts.js";
 import { emptyBatchOutcome } from "../src/bopf/admission-batch.js";
-import { buildBopfBench, engineBatchOf, runBopfBench, type BopfBenchInput, type BopfBenchResult } from "../src/bopf/bench-scenario.js";
+import { buildBopfBench, engineBatchOf, runBopfBench, type BopfBenchInput, type BopfBenchResult } from "./bopf-scenario.js";
 import { benchBackend } from "./backends.js";
 import type { ScenarioCase, ScenarioModule } from "./cases.js";
 

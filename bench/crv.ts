@@ -18,13 +18,15 @@ export const crvModule = kernelModule({
   floorLabel: "one pass over score, runtime",
   stage(kernels, size) {
     const x = instance(size);
-    const s = kernels.stageCrv(x.q, x.t);
+    const block = kernels.stage("crv", x.q, x.t);
+    const s = block.views();
     s.offsets.set(x.offsets);
     s.score.set(x.score);
     s.runtime.set(x.runtime);
     s.slack.set(x.slack);
     s.mode.set(x.mode);
-    return { run: () => kernels.runCrv(x.q, x.t, x.slackThreshold), floorViews: [s.score, s.runtime] };
+    const args = { slackThreshold: x.slackThreshold };
+    return { run: () => block.run(args), errorIndex: () => block.errorIndex(), floorViews: [s.score, s.runtime] };
   },
   calls: {
     into(engine, size) {

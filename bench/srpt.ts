@@ -2,6 +2,7 @@
 // (validation, keys, rate caps, masks), one bucket pass by key, the greedy step over the
 // queues not blocked by an exhausted resource (sorted exactly bucket by bucket), one
 // allocation pass. Floor: one pass over want, rate and remaining (3*N*K).
+import { SRPT_ARGS } from "../src/kernels/srpt/contract.js";
 import type { Size } from "./cases.js";
 import { kernelModule } from "./kernel-module.js";
 import { srptInstance, type SrptInstance } from "./workload.js";
@@ -19,13 +20,14 @@ export const srptModule = kernelModule({
   floorLabel: "one pass over want, rate, remaining",
   stage(kernels, size) {
     const x = instance(size);
-    const s = kernels.stageSrpt(x.n, x.k);
+    const block = kernels.stage("srpt", x.n, x.k);
+    const s = block.views();
     s.capacity.set(x.capacity);
     s.available.set(x.available);
     s.demands.set(x.demands);
     s.rates.set(x.rates);
     s.remaining.set(x.remaining);
-    return { run: () => kernels.runSrpt(x.n, x.k), floorViews: [s.demands, s.rates, s.remaining] };
+    return { run: () => block.run(SRPT_ARGS), errorIndex: () => block.errorIndex(), floorViews: [s.demands, s.rates, s.remaining] };
   },
   calls: {
     into(engine, size) {

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { BopfAdmissionControl, type BopfClass } from "../src/bopf/admission.js";
 import { allocateInstant, type InstantQueue } from "../src/bopf/allocate.js";
-import { buildBopfBench, runBopfBench } from "../src/bopf/bench-scenario.js";
+import { buildBopfBench, runBopfBench } from "../bench/bopf-scenario.js";
 import { backends } from "./helpers/engines.js";
 
 describe.each(backends)("bench decision = object API (%s)", (_name, make) => {

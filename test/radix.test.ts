@@ -13,7 +13,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   RadixScratch, bucketByKey, bucketCountFor, bucketRecordsByKey, recordBucketCountFor, sortIndicesByKey, sortPairsByKey, sortRangeByKey,
-} from "../src/kernels/js/radix.js";
+} from "../src/kernels/util/radix.js";
 
 interface RadixExports {
   memory: WebAssembly.Memory;

@@ -1,4 +1,5 @@
-// Kernel status codes, shared by both backends. Keep in sync with assembly/util/status.ts.
+// Kernel status codes, shared by both backends: the same list as assembly/util/status.ts
+// (same names, CamelCase here, and values; test/kernels.status.test.ts pins them equal).
 export const enum Status {
   OK = 0,
   Capacity = 1,
