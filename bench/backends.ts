@@ -1,16 +1,17 @@
 // Kernel backends for the per-kernel modules, each with a floor that reads the arrays staged
-// for that kernel (bench/floor.ts: the WASM floor from build/bench.wasm over a copy of them,
-// the JS twin over the arrays themselves).
+// for that kernel (bench/floor.ts): the WASM floor (build/bench.wasm) over the kernel
+// instance's own memory, in place; the JS twin over the arrays themselves.
 import { JsBackend } from "../src/engine/js-backend.js";
 import { loadEngineSync } from "../src/engine/load.js";
+import type { WasmBackend } from "../src/engine/wasm-backend.js";
 import type { BackendKind, KernelBackend } from "../src/kernels/backend.js";
-import { WasmFloor, floorSum } from "./floor.js";
+import { floorSum, wasmFloor } from "./floor.js";
 
 export interface BenchBackend {
   kernels: KernelBackend;
   /**
    * A floor call over these views, which must already hold the staged input (views are
-   * read now: stage first, then ask for the floor). One pass per view, summed.
+   * resolved now: stage first, then ask for the floor). One pass per view, summed.
    */
   floorOver(views: Float64Array[]): () => number;
   /** The WASM backend only: the same over the scalar four-accumulator pass (assembly/floor.ts). */
@@ -31,10 +32,11 @@ export function benchBackend(kind: BackendKind): BenchBackend {
       },
     };
   }
-  const floor = new WasmFloor();
+  const kernels = loadEngineSync({ backend: "wasm" }).kernels as WasmBackend;
+  const floor = wasmFloor(kernels.memory);
   return {
-    kernels: loadEngineSync({ backend: "wasm" }).kernels,
-    floorOver: (views) => floor.over(views),
-    scalarFloorOver: (views) => floor.over(views, true),
+    kernels,
+    floorOver: (views) => floor(views),
+    scalarFloorOver: (views) => floor(views, true),
   };
 }

@@ -18,10 +18,10 @@ function instance({ n, k }: Size): DrfInstance {
   return cached;
 }
 
-/** A block of a fresh engine with this size's problem staged in its views. */
-function stagedBlock(backend: BackendKind, size: Size): KernelBlock<"drf"> {
+/** A block of these kernels (default: a fresh engine's) with this size's problem staged in its views. */
+function stagedBlock(backend: BackendKind, size: Size, kernels = loadEngineSync({ backend }).kernels): KernelBlock<"drf"> {
   const x = instance(size);
-  const block = loadEngineSync({ backend }).kernels.stage("drf", x.n, x.k);
+  const block = kernels.stage("drf", x.n, x.k);
   const s = block.views();
   s.capacity.set(x.capacity);
   s.demands.set(x.demands);
@@ -48,7 +48,8 @@ function floorCase(backend: BackendKind): BenchCase {
     id: `floor.${backend}`,
     label: `floor: one pass over D (${backend}${backend === "wasm" ? ", SIMD" : ""})`,
     prepare(size) {
-      return benchBackend(backend).floorOver([stagedBlock(backend, size).views().demands]);
+      const b = benchBackend(backend);
+      return b.floorOver([stagedBlock(backend, size, b.kernels).views().demands]);
     },
   };
 }

@@ -1,11 +1,9 @@
 // The floors benchmarks report kernels against: one pass that reads every element once.
 // WASM: build/bench.wasm (assembly/bench.ts, assembly/floor.ts; built by `npm run build`
-// and `npm run bench`, never part of the production build/fairsched.wasm), run over a copy
-// of the views in that module's memory (16-byte aligned, as the kernels' regions); the copy
-// is made when the floor is prepared, so the timed call is the pass alone. JS: the twin
-// below, same summation order, so both return the same bits.
+// and `npm run bench`, never part of the production build/fairsched.wasm), which imports its
+// memory: it runs over the kernel instance's own linear memory (ptr = a view's byteOffset).
+// JS: the twin below, same summation order, so both return the same bits.
 import { readFileSync } from "node:fs";
-import { instantiateSync } from "@assemblyscript/loader";
 
 /** The floor's JS twin: element i of each block of 16 in lane i % 16, as assembly/floor.ts adds. */
 export function floorSum(len: number, data: Float64Array): number {
@@ -26,8 +24,6 @@ export function floorSum(len: number, data: Float64Array): number {
 }
 
 interface FloorExports {
-  memory: WebAssembly.Memory;
-  heapBase(): number;
   floorSum(len: number, ptr: number): number;
   floorSumScalar(len: number, ptr: number): number;
 }
@@ -35,36 +31,21 @@ interface FloorExports {
 export const benchWasmUrl = new URL("../build/bench.wasm", import.meta.url);
 let module: WebAssembly.Module | null = null;
 
-/** One instance of build/bench.wasm: floors over copies of views in its memory. */
-export class WasmFloor {
-  private readonly x: FloorExports;
-  constructor() {
-    module ??= new WebAssembly.Module(readFileSync(benchWasmUrl));
-    this.x = instantiateSync<FloorExports & Record<string, unknown>>(module, {}).exports as unknown as FloorExports;
-  }
-
-  /**
-   * A floor call over copies of these views (taken now; each call of over() reuses this
-   * instance's memory, so the returned call is valid until the next over()). One pass per
-   * view, summed. `scalar`: the scalar four-accumulator pass instead of the SIMD one.
-   */
-  over(views: Float64Array[], scalar = false): () => number {
-    const x = this.x;
-    let at = Math.ceil(x.heapBase() / 16) * 16;
-    const spans: Array<readonly [number, number]> = [];
-    for (const v of views) {
-      const end = at + v.byteLength;
-      const have = x.memory.buffer.byteLength;
-      if (end > have) x.memory.grow(Math.ceil((end - have) / 65536));
-      new Float64Array(x.memory.buffer, at, v.length).set(v);
-      spans.push([v.length, at]);
-      at = Math.ceil(end / 16) * 16;
-    }
+/**
+ * Floor calls over views in `memory` (a kernel instance's linear memory): build/bench.wasm
+ * instantiated over that memory, so the pass reads the cells the kernel reads, in place.
+ */
+export function wasmFloor(memory: WebAssembly.Memory): (views: Float64Array[], scalar?: boolean) => () => number {
+  module ??= new WebAssembly.Module(readFileSync(benchWasmUrl));
+  const x = new WebAssembly.Instance(module, { env: { memory } }).exports as unknown as FloorExports;
+  return (views, scalar = false) => {
+    for (const v of views) if (v.buffer !== memory.buffer) throw new Error("floorOver: view is not in this instance's memory (stage first)");
+    const spans = views.map((v) => [v.length, v.byteOffset] as const);
     const pass = scalar ? x.floorSumScalar : x.floorSum;
     return () => {
       let s = 0;
       for (const [len, ptr] of spans) s += pass(len, ptr);
       return s;
     };
-  }
+  };
 }
