@@ -1,5 +1,5 @@
 // Phoenix CRV/SRPT reordering of every worker queue in one round (assembly/crv.ts,
-// src/kernels/js/crv.ts). N = tasks T; K sets the mean queue length 4K (see crvInstance).
+// src/kernels/crv/twin.ts). N = tasks T; K sets the mean queue length 4K (see crvInstance).
 // Floor: one pass over the per-task f64 inputs, CRV score and runtime (2*T).
 import type { Size } from "./cases.js";
 import { kernelModule } from "./kernel-module.js";
@@ -13,7 +13,7 @@ function instance({ n, k }: Size): CrvInstance {
 
 export const crvModule = kernelModule({
   id: "crv",
-  name: "Phoenix CRV reordering (SPEC §7; N = tasks, queues of ~4K tasks)",
+  name: "Phoenix CRV reordering (docs/policies/phoenix.md; N = tasks, queues of ~4K tasks)",
   kernelLabel: "CRV reorder kernel",
   floorLabel: "one pass over score, runtime",
   stage(kernels, size) {

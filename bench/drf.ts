@@ -139,7 +139,7 @@ const mesosCase: BenchCase = {
 };
 
 export const drfModule: BenchModule = {
-  name: "DRF progressive filling (SPEC §2)",
+  name: "DRF progressive filling (docs/policies/drf.md)",
   cases: [
     kernelCase("wasm"), kernelCase("js"),
     floorCase("wasm"), floorCase("js"), scalarFloorCase,

@@ -1,4 +1,4 @@
-// LTRF task-level selection (Algorithm 1; assembly/ltrf.ts, src/kernels/js/ltrf.ts):
+// LTRF task-level selection (Algorithm 1; assembly/ltrf.ts, src/kernels/ltrf/twin.ts):
 // validation, bucket queue, one start per task, sweeps of the queues set aside once the
 // cluster fills. Work-conserving, with weights (instance: bench/workload.ts). Floor: one pass
 // over the task demands (N*K) and the four per-queue inputs (pending, usage, weights, increments).
@@ -17,7 +17,7 @@ const ARGS = { useWeights: true, blocking: false, partial: false };
 
 export const ltrfModule = kernelModule({
   id: "ltrf",
-  name: "LTRF task selection (Algorithm 1, SPEC §5)",
+  name: "LTRF task selection (Algorithm 1, docs/policies/ltrf.md)",
   kernelLabel: "LTRF kernel",
   floorLabel: "one pass over tasks, pending, usage, weights, increments",
   stage(kernels, size) {

@@ -1,4 +1,4 @@
-// SRPT among BoPF's soft LQs (assembly/srpt.ts, src/kernels/js/srpt.ts): one scan
+// SRPT among BoPF's soft LQs (assembly/srpt.ts, src/kernels/srpt/twin.ts): one scan
 // (validation, keys, rate caps, masks), one bucket pass by key, the greedy step over the
 // queues not blocked by an exhausted resource (sorted exactly bucket by bucket), one
 // allocation pass. Floor: one pass over want, rate and remaining (3*N*K).
@@ -15,7 +15,7 @@ function instance({ n, k }: Size): SrptInstance {
 
 export const srptModule = kernelModule({
   id: "srpt",
-  name: "SRPT among soft LQs (BoPF, SPEC §4.3 step 2)",
+  name: "SRPT among soft LQs (BoPF, docs/policies/bopf.md)",
   kernelLabel: "SRPT kernel",
   floorLabel: "one pass over want, rate, remaining",
   stage(kernels, size) {

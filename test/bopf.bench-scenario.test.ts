@@ -1,4 +1,4 @@
-// The bench decision (src/bopf/bench-scenario.ts: admitBatch over columns, then the
+// The bench decision (bench/bopf-scenario.ts: admitBatch over columns, then the
 // allocation-only round reading the admission's arrays, without copies when nothing was
 // rejected) against the object API one queue at a time (admit(), then allocateInstant over
 // InstantQueue objects): the same classes and the same allocation, summed in the same

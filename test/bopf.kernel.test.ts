@@ -1,4 +1,4 @@
-// The BoPF kernel (assembly/bopf.ts) against its JS twin (src/kernels/js/bopf.ts): every
+// The BoPF kernel (assembly/bopf.ts) against its JS twin (src/kernels/bopf/twin.ts): every
 // output bit for bit on random columns (boundary tolerances, zero volumes, count 0, bad
 // cells), the allocation pass on random rounds (statuses and allocations), fastCount's
 // shortcut against bursts.ts toleratedCount at and around integer ratios, and admitBatch /

@@ -39,7 +39,7 @@ export interface CallOptions<R> {
 
 /**
  * Fresh copies per kernel, written out so each property access is monomorphic: this runs on
- * every call, and a generic loop over RESULT_FIELDS costs ~0.3 µs more per small call.
+ * every call, where a generic loop over RESULT_FIELDS costs measurably more (docs/notes/kernels.md).
  */
 const FRESH: { readonly [K in KernelName]: (v: KernelViews[K]) => ResultArrays<K> } = {
   drf: (v) => ({ fraction: v.lambda.slice(), allocation: v.allocation.slice(), dominantShare: v.dominantShare.slice() }),

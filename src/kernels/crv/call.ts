@@ -22,7 +22,7 @@ export interface CrvReorderInput {
   slack: ArrayLike<number>;
   /** Per queue (Q): 'fifo' (keep), 'srpt' or 'crv' (or 0 / 1 / 2). */
   mode: ArrayLike<QueueMode>;
-  /** A task whose slack reached this is never bypassed again. Default 5 (papers/phoenix.txt §V-A). */
+  /** A task whose slack reached this is never bypassed again. Default 5, the paper's value (docs/policies/phoenix.md). */
   slackThreshold?: number;
 }
 
