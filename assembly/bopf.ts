@@ -1,4 +1,4 @@
-// The BoPF decision of one round (SPEC §4.2-4.3) over columns in linear memory, two calls:
+// The BoPF decision of one round (docs/policies/bopf.md, admission and allocation) over columns in linear memory, two calls:
 //
 // bopfAdmit: admission control of N new queues in row order (what BopfAdmissionControl
 // .admitBatch decides: src/bopf/admission.ts has the conditions and their worked example).
@@ -57,16 +57,9 @@
 // per-resource value in registers, TQ runs in bulk); else the generic loop below.
 //
 // Each is one pass over the rows, two resources per f64x2 lane pair, no allocation, raw
-// loads and stores; the JS twin src/kernels/js/bopf.ts does the same operations per
+// loads and stores; the JS twin src/kernels/bopf/twin.ts does the same operations per
 // resource in the same order (the divisions included), so the backends agree bit for bit.
-// Cost (10,000 LQs + 10,000 TQs, K = 6, bench/bopf.ts; the WASM floor over their specs is
-// ~30 µs): the fused admission + round about 0.45 ms in isolation, admission alone about
-// 0.28 ms (was 0.65 ms, with the separate round 0.35 ms more). An LQ row costs ~25 ns
-// (admission) + ~15 ns (its round): twelve divisions (six rates, six tolerance counts)
-// and ~150 lane operations; a TQ row ~4 ns (runs of TQs in bulk). Measured and not kept:
-// computing all of a block's divisions first (phase A) and deciding the rows after (16%
-// slower), a one-division tolerance (the candidate resource's count, the others shown to
-// be >= by products: no faster, a longer dependency chain per row).
+// Costs and the variants measured and not kept: docs/notes/kernels.md.
 import { ldf, stf, ldb, stb, align8, isFiniteF64 } from "./util/mem";
 import { OK, E_WEIGHT, E_DEMAND, E_RATE, E_VOLUME, E_BOPF_CLASS, BOPF_GENERAL } from "./util/status";
 import {

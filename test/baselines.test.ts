@@ -2,8 +2,8 @@
 // water-filling per resource, and discrete DRF reproduces the DRF paper's example.
 import { describe, expect, it } from "vitest";
 import { loadEngineSync } from "../src/index.js";
-import { mesosDrf } from "../src/baselines/mesos-drf.js";
-import { yarnFairShares } from "../src/baselines/yarn-fair-share.js";
+import { mesosDrf } from "../bench/baselines/mesos-drf.js";
+import { yarnFairShares } from "../bench/baselines/yarn-fair-share.js";
 import { drfInstance } from "../bench/workload.js";
 
 describe("baseline: YARN fair shares by bisection", () => {

@@ -7,7 +7,7 @@ import { benchBackend } from "../bench/backends.js";
 import { srptInstance, ltrfInstance, crvInstance } from "../bench/workload.js";
 import { markdownTable, resultKey, scenarioTable, type Results, type ScenarioResults } from "../bench/report.js";
 import { burstSpecFloor } from "../bench/bopf.js";
-import { buildBopfBench } from "../src/bopf/bench-scenario.js";
+import { buildBopfBench } from "../bench/bopf-scenario.js";
 import type { Size } from "../bench/cases.js";
 
 const sizes: Size[] = [{ n: 100, k: 2 }, { n: 300, k: 6 }];
@@ -46,7 +46,7 @@ describe("bench floors", () => {
     const x = srptInstance(257, 3);
     const sums = (["wasm", "js"] as const).map((kind) => {
       const b = benchBackend(kind);
-      const s = b.kernels.stageSrpt(x.n, x.k);
+      const s = b.kernels.stage("srpt", x.n, x.k).views();
       s.demands.set(x.demands);
       s.rates.set(x.rates);
       s.remaining.set(x.remaining);
@@ -63,7 +63,7 @@ describe("bench floors", () => {
     for (let len = 0; len <= 40; len++) {
       const x = srptInstance(len, 1);
       const [sw, sj] = [wasm, js].map((b) => {
-        const s = b.kernels.stageSrpt(x.n, x.k);
+        const s = b.kernels.stage("srpt", x.n, x.k).views();
         s.demands.set(x.demands);
         return { view: s.demands, sum: b.floorOver([s.demands])() };
       });

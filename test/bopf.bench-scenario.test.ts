@@ -1,4 +1,4 @@
-// The bench decision (src/bopf/bench-scenario.ts: admitBatch over columns, then the
+// The bench decision (bench/bopf-scenario.ts: admitBatch over columns, then the
 // allocation-only round reading the admission's arrays, without copies when nothing was
 // rejected) against the object API one queue at a time (admit(), then allocateInstant over
 // InstantQueue objects): the same classes and the same allocation, summed in the same
@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { BopfAdmissionControl, type BopfClass } from "../src/bopf/admission.js";
 import { allocateInstant, type InstantQueue } from "../src/bopf/allocate.js";
-import { buildBopfBench, runBopfBench } from "../src/bopf/bench-scenario.js";
+import { buildBopfBench, runBopfBench } from "../bench/bopf-scenario.js";
 import { backends } from "./helpers/engines.js";
 
 describe.each(backends)("bench decision = object API (%s)", (_name, make) => {

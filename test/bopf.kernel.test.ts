@@ -1,4 +1,4 @@
-// The BoPF kernel (assembly/bopf.ts) against its JS twin (src/kernels/js/bopf.ts): every
+// The BoPF kernel (assembly/bopf.ts) against its JS twin (src/kernels/bopf/twin.ts): every
 // output bit for bit on random columns (boundary tolerances, zero volumes, count 0, bad
 // cells), the allocation pass on random rounds (statuses and allocations), fastCount's
 // shortcut against bursts.ts toleratedCount at and around integer ratios, and admitBatch /
@@ -10,11 +10,16 @@ import { BopfAdmissionControl } from "../src/bopf/admission.js";
 import { emptyAdmissionBatch, emptyBatchOutcome, setPeriodicRow, type AdmissionBatch } from "../src/bopf/admission-batch.js";
 import { allocateInstantFlat, InstantWorkspace } from "../src/bopf/allocate.js";
 import { toleratedCount, type PeriodicBursts } from "../src/bopf/bursts.js";
-import { EngineAdmissionBatch } from "../src/bopf/batch-kernel.js";
+import { EngineAdmissionBatch } from "../src/kernels/bopf/batch.js";
 import { decideRound, DecisionWorkspace } from "../src/bopf/decision.js";
 import { Status } from "../src/kernels/status.js";
+import type { BopfArgs } from "../src/kernels/bopf/contract.js";
 import { backends } from "./helpers/engines.js";
 import { specArb as specsOver, type Spec } from "./helpers/bopf-specs.js";
+
+/** The kernel's flag words as typed arguments (admission: bit 0 no summary rows, bit 1 fused round; allocation: bit 0 weights, bit 1 after admission). */
+const admitPass = (flags: number): BopfArgs => ({ pass: "admit", noSummaryRows: (flags & 1) !== 0, fusedRound: (flags & 2) !== 0 });
+const allocatePass = (flags: number): BopfArgs => ({ pass: "allocate", useWeights: (flags & 1) !== 0, afterAdmission: (flags & 2) !== 0 });
 
 const wasm = loadEngineSync({ backend: "wasm" });
 const js = loadEngineSync({ backend: "js" });
@@ -61,7 +66,7 @@ function stageRows(engine: Engine, rows: Row[], cap: number[], state: number[], 
 function admitRaw(engine: Engine, rows: Row[], cap: number[], state: number[], hard: number[]) {
   const n = rows.length, k = cap.length;
   const { block, v } = stageRows(engine, rows, cap, state, hard);
-  const code = block.run(0, 0);
+  const code = block.run(admitPass(0));
   const j = code === Status.OK ? v.state[4] : 0;
   return {
     code, index: block.errorIndex(), state: bits(v.state), hard: bits(v.hard),
@@ -113,7 +118,7 @@ describe("BoPF kernel: WASM = JS twin, bit for bit", () => {
         const run = (engine: Engine, flags: number) => {
           const { block, v } = stageRows(engine, rows.map(([r]) => r), cap, state, hard);
           rows.forEach(([, w], i) => v.want.set(w, i * k));
-          const code = block.run(0, flags);
+          const code = block.run(admitPass(flags));
           const ok = code === Status.OK;
           const j = ok ? v.state[4] : 0, g = ok ? v.state[5] : 0;
           const roundOk = ok && (flags & 2) !== 0 && v.state[7] === Status.OK;
@@ -131,7 +136,7 @@ describe("BoPF kernel: WASM = JS twin, bit for bit", () => {
           const fused = run(engine, 3);
           const block = engine.kernels.stage("bopf", n, k);
           const seq = run(engine, 0);
-          const code = seq.code === Status.OK ? block.run(1, 2) : seq.code;
+          const code = seq.code === Status.OK ? block.run(allocatePass(2)) : seq.code;
           expect({ ...fused, state: fused.state.split(",").slice(0, 7).join(","), roundOk: false, alloc: "" }).toEqual(seq);
           if (seq.code !== Status.OK) continue;
           expect(fused.roundOk).toBe(code === Status.OK);
@@ -165,7 +170,7 @@ describe("BoPF kernel: WASM = JS twin, bit for bit", () => {
             v.want.set(q.want, i * k); v.rate.set(q.rate, i * k); v.remaining.set(q.rem, i * k); v.volume.set(q.rem, i * k);
             v.weight[i] = q.weight;
           });
-          const code = block.run(1, flags);
+          const code = block.run(allocatePass(flags));
           return { code, index: block.errorIndex(), alloc: code === Status.OK ? bits(v.allocation.subarray(0, n * k)) : "" };
         };
         expect(run(wasm)).toEqual(run(js));
@@ -189,7 +194,7 @@ describe("BoPF kernel: WASM = JS twin, bit for bit", () => {
           if (nudge !== 9) for (let s = 0; s < Math.abs(nudge); s++) fair = nextAfter(fair, nudge > 0);
           v.capacity[0] = 1; v.bound[0] = Infinity; v.hard[0] = 0; v.state.set([0, Infinity, 0, 0, 0, 0, 0, 0]);
           v.kind[0] = 1; v.start[0] = 0; v.period[0] = fair; v.window[0] = 1; v.count[0] = 3; v.volume[0] = d;
-          expect(block.run(0, 0)).toBe(Status.OK);
+          expect(block.run(admitPass(0))).toBe(Status.OK);
           expect(v.tol[0]).toBe(toleratedCount(d, 1 * fair));
         }
       }
@@ -206,7 +211,7 @@ describe("BoPF kernel: fastCount with a subnormal volume", () => {
     const v = block.views();
     v.capacity[0] = fair; v.bound[0] = Infinity; v.hard[0] = 0; v.state.set([0, Infinity, 0, 0, 0, 0, 0, 0]);
     v.kind[0] = 1; v.start[0] = 0; v.period[0] = 1; v.window[0] = 1; v.count[0] = 3; v.volume[0] = d;
-    expect(block.run(0, flags)).toBe(Status.OK);
+    expect(block.run(admitPass(flags))).toBe(Status.OK);
     return flags === 0 ? v.tol[0] : v.gkey[0]; // admitted hard (bound +Infinity): its tolerance is the heap key
   };
   it("the kernel's tolerance is bursts.ts toleratedCount (both engines, summary rows or not)", () => {

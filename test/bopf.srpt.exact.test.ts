@@ -1,4 +1,4 @@
-// The SRPT kernels (assembly/srpt.ts, src/kernels/js/srpt.ts) skip queues blocked by an
+// The SRPT kernels (assembly/srpt.ts, src/kernels/srpt/twin.ts) skip queues blocked by an
 // exhausted resource, split lambda's min into a precomputed rate cap and the left terms and
 // work in lane pairs. All of that must give exactly what the plain formula gives: this file
 // compares both backends bit for bit (signed zeros included) with the plain one-loop

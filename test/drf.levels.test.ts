@@ -6,6 +6,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { loadEngineSync } from "../src/index.js";
+import { DRF_ARGS, drfArgs } from "../src/kernels/drf/contract.js";
 
 const wasm = loadEngineSync({ backend: "wasm" }).kernels;
 const js = loadEngineSync({ backend: "js" }).kernels;
@@ -13,11 +14,13 @@ const js = loadEngineSync({ backend: "js" }).kernels;
 interface Raw { n: number; k: number; capacity: Float64Array; demands: Float64Array; weights: Float64Array | null }
 
 function run(kernels: typeof wasm, x: Raw) {
-  const s = kernels.stageDrf(x.n, x.k);
+  const block = kernels.stage("drf", x.n, x.k);
+  const s = block.views();
   s.capacity.set(x.capacity);
   s.demands.set(x.demands);
   if (x.weights) s.weights.set(x.weights);
-  const st = kernels.runDrf(x.n, x.k, x.weights !== null, false);
+  const code = block.run(drfArgs(x.weights !== null, false));
+  const st = { code, index: code === 0 ? -1 : block.errorIndex() };
   return { st, lambda: bits(s.lambda), allocation: bits(s.allocation), ds: bits(s.dominantShare) };
 }
 
@@ -161,11 +164,12 @@ describe("DRF level path: WASM == JS, bit for bit", () => {
       const demands = Float64Array.from({ length: n * k }, () => (rnd() < 0.15 ? 0 : 0.05 * 400 ** rnd()));
       const weights = Float64Array.from({ length: n }, () => 0.5 + 3.5 * rnd());
       for (const kernels of [wasm, js]) {
-        const st = kernels.stageDrf(n, k);
+        const block = kernels.stage("drf", n, k);
+        const st = block.views();
         st.capacity.set(capacity); st.demands.set(demands); st.weights.set(weights); st.offsets.fill(0);
-        expect(kernels.runDrf(n, k, true, true).code).toBe(0);
+        expect(block.run(DRF_ARGS.both)).toBe(0);
         const ev = Float64Array.from(st.lambda);
-        expect(kernels.runDrf(n, k, true, false).code).toBe(0);
+        expect(block.run(DRF_ARGS.weights)).toBe(0);
         for (let i = 0; i < n; i++) expect(Math.abs(st.lambda[i] - ev[i])).toBeLessThanOrEqual(1e-9 * Math.max(1, ev[i]));
       }
     }), { numRuns: 200 });

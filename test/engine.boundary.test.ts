@@ -4,6 +4,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { InputError, loadEngineSync, type DrfInput, type Engine } from "../src/index.js";
 import { WasmArena } from "../src/engine/arena.js";
+import { DRF_ARGS } from "../src/kernels/drf/contract.js";
 import { backends } from "./helpers/engines.js";
 import { caught } from "./helpers/caught.js";
 import { instanceArb, type Instance } from "./helpers/drf-model.js";
@@ -251,23 +252,26 @@ for (const [name, make] of backends) {
 
     it("stage/run at the kernel level: a prepare in between never runs over the prepared block", () => {
       const engine = make();
-      const s = engine.kernels.stageDrf(2, 2);
+      const staged = engine.kernels.stage("drf", 2, 2);
+      const s = staged.views();
       s.capacity.set([9, 18]);
       s.demands.set([9, 36, 27, 9]);
       const p = engine.prepareDrf(50, 2);
       if (name === "wasm") {
         // the staging area moved above the new block: running the old stage would hit it
-        expect(() => engine.kernels.runDrf(2, 2, false, false)).toThrow(/runDrf without a matching stage/);
+        expect(staged.valid()).toBe(false);
+        expect(() => staged.run(DRF_ARGS.plain)).toThrow(/running a released or moved block/);
       } else {
         // JS arrays never move: the staged problem is still there
-        expect(engine.kernels.runDrf(2, 2, false, false).code).toBe(0);
+        expect(staged.run(DRF_ARGS.plain)).toBe(0);
         expect(Array.from(s.allocation)).toEqual(goodAlloc);
       }
       expect(Array.from(p.demands)).toEqual(new Array(100).fill(0));
-      const s2 = engine.kernels.stageDrf(2, 2);
+      const staged2 = engine.kernels.stage("drf", 2, 2);
+      const s2 = staged2.views();
       s2.capacity.set([9, 18]);
       s2.demands.set([9, 36, 27, 9]);
-      expect(engine.kernels.runDrf(2, 2, false, false).code).toBe(0);
+      expect(staged2.run(DRF_ARGS.plain)).toBe(0);
       expect(Array.from(s2.allocation)).toEqual(goodAlloc);
     });
   });

@@ -8,7 +8,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { InputError, loadEngineSync, ltrf } from "../src/index.js";
-import { DEFAULT_MAX_STARTS } from "../src/ltrf/kernel-call.js";
+import { DEFAULT_MAX_STARTS } from "../src/kernels/ltrf/call.js";
 import { Status } from "../src/kernels/status.js";
 import { ltrfInstance, type LtrfInstance } from "./helpers/ltrf-instance.js";
 
@@ -114,9 +114,11 @@ describe("LTRF start limit", () => {
         expect(caught(() => p.load({ free: [1], tasks: [[1]], pending: [1], maxStarts: bad as never })).field).toBe("maxStarts");
       }
       // the kernels check the limit they read (a prepared region written by other means)
-      const s = e.kernels.stageLtrf(1, 1);
+      const block = e.kernels.stage("ltrf", 1, 1);
+      const s = block.views();
       s.free[0] = 1; s.tasks[0] = 1; s.pending[0] = 1; s.usage[0] = 0; s.increments[0] = 1; s.maxStarts[0] = 0.5;
-      expect(e.kernels.runLtrf(1, 1, false, 0)).toEqual({ code: Status.MaxStarts, index: 0 });
+      const code = block.run({ useWeights: false, blocking: false, partial: false });
+      expect({ code, index: block.errorIndex() }).toEqual({ code: Status.MaxStarts, index: 0 });
     }
   });
 

@@ -1,4 +1,4 @@
-// The index sorts of assembly/util/radix.ts and their JS twin src/kernels/js/radix.ts against
+// The index sorts of assembly/util/radix.ts and their JS twin src/kernels/util/radix.ts against
 // Array.prototype.sort by (key, index), on the key shapes that take each path:
 // n <= 64 (insertion sort alone), all keys equal, a range that fits the two digits (no
 // insertion pass), keys spread over decades (digits + insertion pass), many ties, and
@@ -13,7 +13,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   RadixScratch, bucketByKey, bucketCountFor, bucketRecordsByKey, recordBucketCountFor, sortIndicesByKey, sortPairsByKey, sortRangeByKey,
-} from "../src/kernels/js/radix.js";
+} from "../src/kernels/util/radix.js";
 
 interface RadixExports {
   memory: WebAssembly.Memory;

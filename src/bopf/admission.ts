@@ -31,16 +31,16 @@
 // so it is hard and never binds; a burst larger than C * gap fails (2) even alone.
 import type { BurstSpec, QueueKind } from "../sim/model.js";
 import { InputError, describeValue } from "../engine/errors.js";
-import { isNonNumericView } from "../engine/marshal.js";
+import { isNonNumericView } from "../kernels/marshal.js";
 import {
   burstSeries, isPeriodic, periodicSummary, PeriodicSeries, type BurstSeries, type BurstsInput, type PeriodicBursts, type SummaryOut,
 } from "./bursts.js";
 import { LazyMinHeap } from "./min-heap.js";
 import { KIND_LQ, KIND_TQ, validateBatchShape, type AdmissionBatch, type BatchOutcome } from "./admission-batch.js";
-import { admitError, admitOnBlock, blockFor, copyIn } from "./batch-kernel.js";
+import { admitError, admitOnBlock, blockFor, copyIn } from "../kernels/bopf/batch.js";
 import type { Engine } from "../engine/engine.js";
 import { Status } from "../kernels/status.js";
-import { BopfScratch, bopfAdmitKernel, summaryRow } from "../kernels/js/bopf.js";
+import { BopfScratch, bopfAdmitKernel, summaryRow } from "../kernels/bopf/twin.js";
 
 export type BopfClass = "hard" | "soft" | "elastic" | "rejected";
 /** The condition that decided the class, or 'all-held' when every condition checked held. */

@@ -22,10 +22,11 @@
 // is treated as over (step 3), as the SPEC says a burst stops being guaranteed once consumed.
 import type { Engine } from "../engine/engine.js";
 import { InputError, describeValue } from "../engine/errors.js";
-import { isNonNumericView } from "../engine/marshal.js";
+import { isNonNumericView } from "../kernels/marshal.js";
 import type { BopfClass } from "./admission.js";
 import { clearlyFits, drfOver, EXHAUSTED, W_MAX, W_MIN } from "./drf-over.js";
-import { allocateError, copyIn } from "./batch-kernel.js";
+import { allocateError, copyIn } from "../kernels/bopf/batch.js";
+import { SRPT_ARGS } from "../kernels/srpt/contract.js";
 import { Status } from "../kernels/status.js";
 
 export interface InstantQueue {
@@ -310,7 +311,7 @@ function kernelRound(engine: Engine, capacity: ArrayLike<number>, b: InstantBatc
   copyIn(v.rate, b.rate, nk);
   copyIn(v.remaining, b.remaining, nk);
   if (b.weight !== null) copyIn(v.weight, b.weight, n);
-  const code = block.run(1, b.weight !== null ? 1 : 0);
+  const code = block.run({ pass: "allocate", useWeights: b.weight !== null, afterAdmission: false });
   if (code === Status.BopfGeneral) return null;
   if (code !== Status.OK) throw allocateError(code, block.errorIndex(), k, (i) => validateRow(b, i, k));
   ws.ensure(nk, n, k);
@@ -541,7 +542,8 @@ function softSrpt(
   engine: Engine, capacity: ArrayLike<number>, b: InstantBatch, softIdx: Int32Array, m: number, left: Float64Array, soft: Float64Array, add = false,
 ): void {
   const k = capacity.length;
-  const s = engine.kernels.stageSrpt(m, k);
+  const block = engine.kernels.stage("srpt", m, k);
+  const s = block.views();
   for (let r = 0; r < k; r++) {
     s.capacity[r] = capacity[r];
     s.available[r] = left[r];
@@ -555,8 +557,8 @@ function softSrpt(
       s.remaining[row + r] = remaining[base + r];
     }
   }
-  const st = engine.kernels.runSrpt(m, k);
-  if (st.code !== 0) {
+  const st = block.run(SRPT_ARGS);
+  if (st !== 0) {
     // rerun through engine.srpt so the error is the InputError it has always been
     const dem = new Float64Array(m * k), rates = new Float64Array(m * k), rem = new Float64Array(m * k);
     for (let j = 0; j < m; j++) {
@@ -566,7 +568,7 @@ function softSrpt(
       rem.set(remaining.subarray(base, base + k), j * k);
     }
     engine.srpt({ capacity, available: Float64Array.from(left), demands: dem, rates, remaining: rem });
-    throw new Error(`srpt kernel status ${st.code as number}`);
+    throw new Error(`srpt kernel status ${st}`);
   }
   const out = s.allocation;
   for (let j = 0; j < m; j++) {

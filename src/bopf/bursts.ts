@@ -19,8 +19,8 @@
 // +Infinity (never binds); a volume larger than C * gap gives tolerance 0 (fails even alone).
 import type { BurstSpec } from "../sim/model.js";
 import { InputError, describeValue } from "../engine/errors.js";
-import { toleratedCount } from "../kernels/js/bopf.js";
-import { isNonNumericView } from "../engine/marshal.js";
+import { toleratedCount } from "../kernels/bopf/twin.js";
+import { isNonNumericView } from "../kernels/marshal.js";
 
 /** Bursts every `period` seconds from `start`, `count` of them, each with the same window and volume. */
 export interface PeriodicBursts {

@@ -24,7 +24,7 @@ import { Status } from "../kernels/status.js";
 import type { BopfAdmissionControl } from "./admission.js";
 import { KIND_LQ, emptyBatchOutcome, type AdmissionBatch, type BatchOutcome } from "./admission-batch.js";
 import { allocationOnlyGeneral, InstantWorkspace, validateInstantBatch, type InstantBatch } from "./allocate.js";
-import { blockFor } from "./batch-kernel.js";
+import { blockFor } from "../kernels/bopf/batch.js";
 
 /** What decideRound reuses across calls (grows as needed). */
 export class DecisionWorkspace {

@@ -14,6 +14,6 @@ export {
   type InstantQueue, type InstantAllocation, type InstantBatch, type FlatOptions, type FlatAllocation,
 } from "./allocate.js";
 export { decideRound, DecisionWorkspace, type RoundDecision } from "./decision.js";
-export { EngineAdmissionBatch } from "./batch-kernel.js";
+export { EngineAdmissionBatch } from "../kernels/bopf/batch.js";
 export { burstSeries, isPeriodic, type PeriodicBursts, type BurstsInput, type BurstSeries } from "./bursts.js";
 export { alphaRequest, quantileOf, type DemandDistribution, type Correlation } from "./alpha.js";

@@ -11,7 +11,7 @@
 // rho_A = 1; B got 240 against 50 * 4 = 200: rho_B = 1.2, Psi = 0.2, Omega = 0.
 // Edge values: a queue that never demanded anything has rho = NaN and counts in neither sum.
 import { InputError, describeValue } from "../engine/errors.js";
-import { isNonNumericView } from "../engine/marshal.js";
+import { isNonNumericView } from "../kernels/marshal.js";
 
 export interface FairnessSeries {
   t: number[];

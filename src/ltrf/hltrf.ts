@@ -30,7 +30,7 @@
 // src/ltrf/kernel-call.ts): 2^24 by default, reaching it an InputError that changes nothing.
 import { InputError, describeValue } from "../engine/errors.js";
 import { IndexedHeap } from "./heap.js";
-import { DEFAULT_MAX_STARTS, checkMaxStarts, startLimitError } from "./kernel-call.js";
+import { DEFAULT_MAX_STARTS, checkMaxStarts, startLimitError } from "../kernels/ltrf/call.js";
 import type { QueueTree } from "./tree.js";
 
 export interface HltrfOptions {

@@ -6,4 +6,4 @@ export { buildTree, type QueueTree, type TreeLeaf } from "./tree.js";
 export { QuantumUpdater } from "./quantum.js";
 export { FairnessTracker, stepFairness, type FairnessSeries } from "./fairness.js";
 /** The start limit of an engine.ltrf / HLtrf call that names none (2^24; reaching it is an InputError). */
-export { DEFAULT_MAX_STARTS } from "./kernel-call.js";
+export { DEFAULT_MAX_STARTS } from "../kernels/ltrf/call.js";

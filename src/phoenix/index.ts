@@ -8,4 +8,4 @@ export { ATTRIBUTES, ConstraintIndex, satisfies, satisfiesAll, validateConstrain
 export { generateMachines, GENERATIONS } from "./machines.js";
 export { attachConstraints, workersForUtilization, offeredLoad, type PhoenixJob } from "./workload.js";
 export { groupStats, percentiles, percentile, GROUPS, type Group, type Percentiles } from "./metrics.js";
-export { DEFAULT_SLACK_THRESHOLD } from "./crv-call.js";
+export { DEFAULT_SLACK_THRESHOLD } from "../kernels/crv/call.js";

@@ -1,13 +1,16 @@
 // Pure-TS twin of assembly/drf.ts (see the algorithms and worked example there): the event
-// loop (with offsets); the level path (without offsets) is in drf-levels.ts. Same float operations
+// loop (with offsets); the level path (without offsets) is in levels.ts. Same float operations
 // in the same order, so both backends agree to the last bit on valid input (loops that the
 // WASM side writes branch-free or by bit patterns are written plainly here, same values).
 // Extreme magnitudes (slopes in shares of capacity, afresh sums after a 2^-20 drop, the
 // `slack` bound that refuses a late start too narrow for f64): see the WASM header.
 import { Status } from "../status.js";
-import { RadixScratch, bucketByKey, bucketCountFor, sortIndicesByKey, sortRangeByKey } from "./radix.js";
-import { isFiniteF64 } from "./finite.js";
-import { BAD_ROW, CAP_HI, CAP_LO, ROUTE_EVENT, TINY_ROW, drfLevels, gridBuckets, largestRatioIndex } from "./drf-levels.js";
+import { bucketByKey, sortIndicesByKey, sortRangeByKey } from "../util/radix.js";
+import { isFiniteF64 } from "../util/finite.js";
+import { BAD_ROW, CAP_HI, CAP_LO, ROUTE_EVENT, TINY_ROW, drfLevels, largestRatioIndex } from "./levels.js";
+import { DrfScratch } from "./scratch.js";
+
+export { DrfScratch };
 
 /** The level path keeps each queue's used resources as a u32 bit mask. */
 const MAX_LEVELS_K = 32;
@@ -20,67 +23,6 @@ const PEAK_DROP = 1.0 / 1048576.0; // 2^-20
 const ULP1 = 2.220446049250313e-16;
 const SLACK_MAX = 9.313225746154785e-10;
 
-export class DrfScratch {
-  errIndex = -1;
-  rate = new Float64Array(0);
-  delta = new Float64Array(0);
-  startKey = new Float64Array(0);
-  endKey = new Float64Array(0);
-  endOrder = new Uint32Array(0);
-  startOrder = new Uint32Array(0);
-  liveList = new Uint32Array(0);
-  bounds = new Uint32Array(1);
-  state = new Uint8Array(0);
-  used = new Float64Array(0);
-  slope = new Float64Array(0);
-  satAt = new Float64Array(0);
-  cnt = new Uint32Array(0);
-  invCap = new Float64Array(0);
-  sat = new Uint8Array(0);
-  // level path (no offsets)
-  mask = new Uint32Array(0);
-  endKeyWords = new Uint32Array(0);
-  grid = new Float64Array(0);
-  fbase = new Float64Array(0);
-  base = new Float64Array(0);
-  cur = new Float64Array(0);
-  s1 = new Float64Array(0);
-  levels = new Float64Array(0);
-  readonly table = new Float64Array(256);
-  readonly exact = new Float64Array(3);
-  readonly radix = new RadixScratch();
-  ensure(n: number, k: number): void {
-    if (this.rate.length < n) {
-      const c = Math.max(n, this.rate.length * 2);
-      this.rate = new Float64Array(c);
-      this.delta = new Float64Array(c);
-      this.startKey = new Float64Array(c);
-      this.endKey = new Float64Array(c);
-      this.endOrder = new Uint32Array(c);
-      this.startOrder = new Uint32Array(c);
-      this.liveList = new Uint32Array(c);
-      this.bounds = new Uint32Array(bucketCountFor(c) + 1);
-      this.state = new Uint8Array(c);
-      this.mask = new Uint32Array(c);
-      this.endKeyWords = new Uint32Array(this.endKey.buffer, this.endKey.byteOffset, c * 2);
-    }
-    const cells = gridBuckets(n, k) * k * 2;
-    if (this.grid.length < cells) this.grid = new Float64Array(Math.max(cells, this.grid.length * 2));
-    if (this.used.length < k) {
-      this.used = new Float64Array(k);
-      this.slope = new Float64Array(k);
-      this.satAt = new Float64Array(k);
-      this.cnt = new Uint32Array(k);
-      this.invCap = new Float64Array(k);
-      this.sat = new Uint8Array(k);
-      this.fbase = new Float64Array(k);
-      this.base = new Float64Array(k);
-      this.cur = new Float64Array(k);
-      this.s1 = new Float64Array(k);
-      this.levels = new Float64Array(k);
-    }
-  }
-}
 
 
 /** Weights from 2^-20 up always cap a tiny row at once (assembly/drf.ts, "Tiny rows"). */
@@ -407,23 +349,4 @@ export function drfKernel(
     for (let r = 0; r < k; r++) outAlloc[base + r] = lam * dem[base + r];
   }
   return Status.OK;
-}
-
-/** The floor: one pass reading every element once, in the WASM floor's summation order (twin of assembly/floor.ts). */
-export function floorSum(len: number, data: Float64Array): number {
-  // the WASM floor's order (assembly/floor.ts): element i of a block of 16 in lane i % 16
-  let a0 = 0, a1 = 0, b0 = 0, b1 = 0, c0 = 0, c1 = 0, d0 = 0, d1 = 0;
-  let e0 = 0, e1 = 0, f0 = 0, f1 = 0, g0 = 0, g1 = 0, h0 = 0, h1 = 0;
-  let i = 0;
-  for (; i + 15 < len; i += 16) {
-    a0 += data[i]; a1 += data[i + 1]; b0 += data[i + 2]; b1 += data[i + 3];
-    c0 += data[i + 4]; c1 += data[i + 5]; d0 += data[i + 6]; d1 += data[i + 7];
-    e0 += data[i + 8]; e1 += data[i + 9]; f0 += data[i + 10]; f1 += data[i + 11];
-    g0 += data[i + 12]; g1 += data[i + 13]; h0 += data[i + 14]; h1 += data[i + 15];
-  }
-  const s0 = ((a0 + b0) + (c0 + d0)) + ((e0 + f0) + (g0 + h0));
-  const s1 = ((a1 + b1) + (c1 + d1)) + ((e1 + f1) + (g1 + h1));
-  let r = s0 + s1;
-  for (; i < len; i++) r += data[i];
-  return r;
 }

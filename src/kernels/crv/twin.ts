@@ -7,7 +7,7 @@
 // overtaken by a task that was behind it gains one slack per round; a task with slack >=
 // slackThreshold is never overtaken. Ties keep the current order.
 import { Status } from "../status.js";
-import { isFiniteF64 } from "./finite.js";
+import { isFiniteF64 } from "../util/finite.js";
 
 export class CrvScratch {
   errIndex = -1;

@@ -6,12 +6,12 @@
 // decision: an empty admission control (reset, its rows reused) admits every queue from
 // the columns, then one allocation round over the admission's own outputs (decideRound: no
 // per-queue objects, both halves in one pass of the engine's BoPF kernel).
-import type { Engine } from "../engine/engine.js";
-import { BopfAdmissionControl, type BopfClass, type BopfQueueInput } from "./admission.js";
-import { emptyAdmissionBatch, setPeriodicRow, type AdmissionBatch } from "./admission-batch.js";
-import { EngineAdmissionBatch } from "./batch-kernel.js";
-import { decideRound, DecisionWorkspace } from "./decision.js";
-import type { PeriodicBursts } from "./bursts.js";
+import type { Engine } from "../src/engine/engine.js";
+import { BopfAdmissionControl, type BopfClass, type BopfQueueInput } from "../src/bopf/admission.js";
+import { emptyAdmissionBatch, setPeriodicRow, type AdmissionBatch } from "../src/bopf/admission-batch.js";
+import { EngineAdmissionBatch } from "../src/kernels/bopf/batch.js";
+import { decideRound, DecisionWorkspace } from "../src/bopf/decision.js";
+import type { PeriodicBursts } from "../src/bopf/bursts.js";
 
 export interface BopfBenchInput {
   capacity: number[];

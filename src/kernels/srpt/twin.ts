@@ -6,8 +6,8 @@
 // one allocation pass. Scalar instead of lane pairs; min and max are exact and order-free,
 // so both backends agree bit for bit.
 import { Status } from "../status.js";
-import { RadixScratch, bucketRecordsByKey, recordBucketCountFor, sortPairsByKey } from "./radix.js";
-import { isFiniteF64 } from "./finite.js";
+import { RadixScratch, bucketRecordsByKey, recordBucketCountFor, sortPairsByKey } from "../util/radix.js";
+import { isFiniteF64 } from "../util/finite.js";
 
 // as in assembly/srpt.ts
 const BLOCK = 256;

@@ -5,7 +5,7 @@
 // the hot heap (assembly/util/keyheap.ts) is three parallel arrays (key, queue index, rank),
 // and the touched-ahead loads of the WASM kernel have no counterpart (they change no value).
 import { Status } from "../status.js";
-import { isFiniteF64 } from "./finite.js";
+import { isFiniteF64 } from "../util/finite.js";
 
 /** flags bit 0: stop at the first queue whose task does not fit (Algorithm 1 literally). */
 export const LTRF_BLOCKING = 1;

@@ -1,4 +1,4 @@
-// The BoPF kernel (assembly/bopf.ts, twin src/kernels/js/bopf.ts) behind admitBatch and the
+// The BoPF kernel (assembly/bopf.ts, twin ./twin.ts) behind admitBatch and the
 // allocation-only round: staging the columns into an engine's "bopf" block, turning its
 // statuses into the InputErrors the TS paths have always thrown, and a batch whose columns
 // live in the engine's memory (EngineAdmissionBatch: nothing is copied in).
@@ -8,17 +8,22 @@
 // ac.admitBatch(batch, out, "batch", engine) runs the kernel on those views in place.
 // Edge values: n = 0 is a no-op; a column that is not the block's own (a caller's array)
 // is copied in first; memory growth re-derives the views (read the getters again).
-import type { Engine } from "../engine/engine.js";
-import type { BopfStage, KernelBlock } from "../kernels/backend.js";
-import { Status } from "../kernels/status.js";
-import { InputError, describeValue } from "../engine/errors.js";
-import { batchRowError, type AdmissionBatch } from "./admission-batch.js";
+import type { KernelBackend, KernelBlock } from "../backend.js";
+import { Status } from "../status.js";
+import { InputError, describeValue } from "../../errors.js";
+import { batchRowError, type AdmissionBatch } from "./columns.js";
+import type { BopfStage } from "./contract.js";
+
+/** What the batch needs of an engine: its kernel backend (an Engine is one). */
+export interface KernelHost {
+  readonly kernels: KernelBackend;
+}
 
 /** An AdmissionBatch (and the round's demands) in a prepared block of the engine's memory. */
 export class EngineAdmissionBatch implements AdmissionBatch {
   readonly n: number;
   readonly block: KernelBlock<"bopf">;
-  constructor(readonly engine: Engine, n: number, k: number) {
+  constructor(readonly engine: KernelHost, n: number, k: number) {
     // (the block's own message would name `volume` for a NaN n, and -1 or 1.5 were taken)
     if (typeof n !== "number" || !Number.isInteger(n) || n < 0 || n > 2 ** 31 - 1) throw new InputError("n", `must be a whole number >= 0 (got ${describeValue(n)})`);
     if (typeof k !== "number" || !Number.isInteger(k) || k < 1 || k > 2 ** 31 - 1) throw new InputError("k", `must be a whole number >= 1 (got ${describeValue(k)})`);
@@ -43,7 +48,7 @@ export class EngineAdmissionBatch implements AdmissionBatch {
 }
 
 /** The block a batch is admitted in: its own when it lives in this engine, else the staged one. */
-export function blockFor(engine: Engine, b: AdmissionBatch, k: number): KernelBlock<"bopf"> {
+export function blockFor(engine: KernelHost, b: AdmissionBatch, k: number): KernelBlock<"bopf"> {
   if (b instanceof EngineAdmissionBatch && b.engine === engine && b.block.valid() && b.block.b === k) return b.block;
   return engine.kernels.stage("bopf", b.n, k);
 }
@@ -80,7 +85,7 @@ export function admitOnBlock(
   copyIn(v.count, b.count, n);
   copyIn(v.volume, b.volume, n * k);
   if (want !== null) copyIn(v.want, want, n * k);
-  const code = block.run(0, want !== null ? 3 : 1);
+  const code = block.run({ pass: "admit", noSummaryRows: true, fusedRound: want !== null });
   if (code !== Status.OK) throw admitError(b, code, block.errorIndex(), k, field);
   state.set(v.state.subarray(0, 8));
   return v.state[4];

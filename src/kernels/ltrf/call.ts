@@ -1,10 +1,15 @@
-// The engine-level wrapper of the LTRF kernel (assembly/ltrf.ts and its JS twin): shape
-// checks, staging, and kernel status -> InputError naming field and index.
-import type { KernelBackend, LtrfStage } from "../kernels/backend.js";
-import { Status, type KernelStatus } from "../kernels/status.js";
-import { InputError, describeValue } from "../engine/errors.js";
-import { matrixRows, vectorLength, writeMatrix, writeVector, type Matrix, type Vector } from "../engine/marshal.js";
-import { copyResults } from "../engine/results.js";
+// engine.ltrf: the caller's arrays checked for shape, written into an LTRF block, the kernel
+// (assembly/ltrf.ts, twin ./twin.ts) run, its status turned into an InputError naming field
+// and index, the results copied out.
+import type { KernelBackend } from "../backend.js";
+import { Status } from "../status.js";
+import { InputError, describeValue } from "../../errors.js";
+import { matrixRows, vectorLength, writeMatrix, writeVector, type Matrix, type Vector } from "../marshal.js";
+import { copyResults } from "../results.js";
+import type { LtrfStage } from "./contract.js";
+import { ltrfError } from "./errors.js";
+
+export { startLimitError } from "./errors.js";
 
 export interface LtrfInput {
   /** Resources free now, length K, entries >= 0. */
@@ -37,11 +42,6 @@ export interface LtrfInput {
 /** The start limit of a call that names none (reaching it is an error, see LtrfInput.maxStarts). */
 export const DEFAULT_MAX_STARTS = 2 ** 24;
 
-/** Kernel flags: bit 0 blocking, bit 1 partial results at the start limit (assembly/ltrf.ts). */
-export function ltrfFlags(blocking: boolean, partial: boolean): number {
-  return (blocking ? 1 : 0) | (partial ? 2 : 0);
-}
-
 export interface LtrfResult {
   /** Tasks started per queue. */
   count: Float64Array;
@@ -51,7 +51,7 @@ export interface LtrfResult {
   free: Float64Array;
 }
 
-/** `into`: optional caller arrays for the results (see CallOptions in src/engine/results.ts). */
+/** `into`: optional caller arrays for the results (see CallOptions in src/kernels/results.ts). */
 export function runLtrf(kernels: KernelBackend, input: LtrfInput, into?: unknown): LtrfResult {
   if (input === null || typeof input !== "object") throw new InputError("input", `expected an object, got ${describeValue(input)}`);
   const { free, tasks, pending, usage, weights, increments, blocking, maxStarts } = input;
@@ -64,10 +64,11 @@ export function runLtrf(kernels: KernelBackend, input: LtrfInput, into?: unknown
   if (increments !== undefined) checkLength("increments", increments, n);
   if (blocking !== undefined && typeof blocking !== "boolean") throw new InputError("blocking", `must be a boolean, got ${describeValue(blocking)}`);
   if (maxStarts !== undefined) checkMaxStarts(maxStarts);
-  const s = kernels.stageLtrf(n, k);
+  const block = kernels.stage("ltrf", n, k);
+  const s = block.views();
   writeLtrfInputs(input, s, n, k);
-  const st = kernels.runLtrf(n, k, weights !== undefined, ltrfFlags(blocking === true, maxStarts !== undefined));
-  if (st.code !== Status.OK) throw ltrfError(st, k, s);
+  const code = block.run({ useWeights: weights !== undefined, blocking: blocking === true, partial: maxStarts !== undefined });
+  if (code !== Status.OK) throw ltrfError(code, block.errorIndex(), k, s);
   return copyResults("ltrf", s, into);
 }
 
@@ -88,11 +89,6 @@ export function writeLtrfInputs(input: LtrfInput, s: LtrfStage, n: number, k: nu
   s.maxStarts[0] = input.maxStarts ?? DEFAULT_MAX_STARTS;
 }
 
-/** A call that reached the default start limit (engine.ltrf and HLtrf): `next` names who was next. */
-export function startLimitError(limit: number, next: string): InputError {
-  return new InputError("maxStarts", `this call would start more than ${limit} tasks one by one (${next} was next; LTRF takes one step per task started): give maxStarts to take them in resumable parts (or Infinity to wait for all)`);
-}
-
 /** maxStarts: a whole number >= 0 or +Infinity. */
 export function checkMaxStarts(x: unknown): number {
   if (typeof x !== "number" || !(x >= 0) || (x !== Infinity && !Number.isInteger(x))) {
@@ -104,31 +100,4 @@ export function checkMaxStarts(x: unknown): number {
 function checkLength(field: string, v: unknown, n: number): void {
   const len = vectorLength(field, v);
   if (len !== n) throw new InputError(field, `has length ${len}, expected N=${n} (one per queue, like tasks)`);
-}
-
-export function ltrfError(st: KernelStatus, k: number, s: LtrfStage): InputError {
-  const i = st.index;
-  const got = (a: Float64Array) => `(got ${describeValue(a[i])})`;
-  switch (st.code) {
-    case Status.Available:
-      return new InputError(`free[${i}]`, `must be a finite number >= 0 ${got(s.free)}`);
-    case Status.Demand:
-      return new InputError(`tasks[${Math.floor(i / k)}][${i % k}]`, `must be a finite number >= 0 ${got(s.tasks)}`);
-    case Status.Weight:
-      return new InputError(`weights[${i}]`, `must be a finite number > 0 ${got(s.weights)}`);
-    case Status.Usage:
-      return new InputError(`usage[${i}]`, `must be a finite number >= 0 ${got(s.usage)}`);
-    case Status.Increment:
-      return new InputError(`increments[${i}]`, `must be a finite number >= 0 ${got(s.increments)}`);
-    case Status.Pending:
-      return new InputError(`pending[${i}]`, `must be a whole number between 0 and 2^53 ${got(s.pending)}`);
-    case Status.ShareOverflow:
-      return new InputError(`usage[${i}]`, "usage / weight overflows f64; rescale the units or use time windows");
-    case Status.StartLimit:
-      return startLimitError(s.maxStarts[0], `queue ${i}`);
-    case Status.MaxStarts:
-      return new InputError("maxStarts", `must be a whole number >= 0 or Infinity ${got(s.maxStarts)}`);
-    default:
-      return new InputError("input", `kernel returned unknown status ${st.code as number}`);
-  }
 }

@@ -6,8 +6,8 @@
 // copied into it; fraction and dominantShare are fresh Float64Array(2) copies. Edge values:
 // N=0 takes zero-length arrays; a wrong length, a wrong element type or an unknown field is
 // an InputError naming `into.<field>`, thrown before anything is written.
-import type { KernelName, KernelViews } from "../kernels/backend.js";
-import { InputError, describeValue } from "./errors.js";
+import type { KernelName, KernelViews } from "./backend.js";
+import { InputError, describeValue } from "../errors.js";
 
 /** Each result field: the output region it comes from and its shape for messages. */
 export const RESULT_FIELDS = {
@@ -39,7 +39,7 @@ export interface CallOptions<R> {
 
 /**
  * Fresh copies per kernel, written out so each property access is monomorphic: this runs on
- * every call, and a generic loop over RESULT_FIELDS costs ~0.3 µs more per small call.
+ * every call, where a generic loop over RESULT_FIELDS costs measurably more (docs/notes/kernels.md).
  */
 const FRESH: { readonly [K in KernelName]: (v: KernelViews[K]) => ResultArrays<K> } = {
   drf: (v) => ({ fraction: v.lambda.slice(), allocation: v.allocation.slice(), dominantShare: v.dominantShare.slice() }),

@@ -1,11 +1,13 @@
 // engine.crvReorder: validates the caller's arrays, stages them for the kernel (assembly/crv.ts
-// or its twin src/kernels/js/crv.ts) and turns kernel statuses into InputErrors naming the
-// field and index. One call reorders every queue of a round.
-import type { CrvStage, KernelBackend } from "../kernels/backend.js";
-import { Status } from "../kernels/status.js";
-import { InputError, describeValue } from "../engine/errors.js";
-import { vectorLength } from "../engine/marshal.js";
-import { copyResults } from "../engine/results.js";
+// or its twin ./twin.ts) and turns kernel statuses into InputErrors naming the field and
+// index. One call reorders every queue of a round.
+import type { KernelBackend } from "../backend.js";
+import { Status } from "../status.js";
+import { InputError, describeValue } from "../../errors.js";
+import { vectorLength } from "../marshal.js";
+import { copyResults } from "../results.js";
+import type { CrvStage } from "./contract.js";
+import { crvError } from "./errors.js";
 
 export type QueueMode = "fifo" | "srpt" | "crv" | 0 | 1 | 2;
 
@@ -20,7 +22,7 @@ export interface CrvReorderInput {
   slack: ArrayLike<number>;
   /** Per queue (Q): 'fifo' (keep), 'srpt' or 'crv' (or 0 / 1 / 2). */
   mode: ArrayLike<QueueMode>;
-  /** A task whose slack reached this is never bypassed again. Default 5 (papers/phoenix.txt §V-A). */
+  /** A task whose slack reached this is never bypassed again. Default 5, the paper's value (docs/policies/phoenix.md). */
   slackThreshold?: number;
 }
 
@@ -37,16 +39,17 @@ export const DEFAULT_SLACK_THRESHOLD = 5;
 
 const MODE_CODE: Record<string, number> = { fifo: 0, srpt: 1, crv: 2 };
 
-/** `into`: optional caller arrays for order and slack (see CallOptions in src/engine/results.ts). */
+/** `into`: optional caller arrays for order and slack (see CallOptions in src/kernels/results.ts). */
 export function runCrvReorder(kernels: KernelBackend, input: CrvReorderInput, into?: unknown): CrvReorderResult {
   const { q, t } = crvShape(input);
   const thr = slackThresholdOf(input.slackThreshold);
-  const s = kernels.stageCrv(q, t);
+  const block = kernels.stage("crv", q, t);
+  const s = block.views();
   writeCrvInputs(input, s, q, t);
-  const st = kernels.runCrv(q, t, thr);
-  if (st.code !== Status.OK) throw crvError(st.code, st.index, kernels.stageCrv(q, t), t);
+  const code = block.run({ slackThreshold: thr });
+  if (code !== Status.OK) throw crvError(code, block.errorIndex(), block.views(), t);
   const { order, slack: slackOut } = copyResults("crv", s, into);
-  return { order, slack: slackOut, reordered: st.reordered };
+  return { order, slack: slackOut, reordered: block.reordered() };
 }
 
 /** The slack threshold (default 5), validated: a whole number >= 0. */
@@ -111,21 +114,4 @@ function wholeNumber(field: string, i: number, x: unknown): number {
 function numberAt(field: string, i: number, x: unknown): number {
   if (typeof x !== "number") throw new InputError(`${field}[${i}]`, `must be a number, got ${describeValue(x)}`);
   return x;
-}
-
-export function crvError(code: Status, i: number, s: { offsets: Uint32Array; score: Float64Array; runtime: Float64Array }, t: number): InputError {
-  switch (code) {
-    case Status.CrvOffset:
-      return new InputError(`queueOffsets[${i}]`, `must start at 0, never decrease and end at T=${t} (got ${s.offsets[i]})`);
-    case Status.CrvScore:
-      return new InputError(`crv[${i}]`, `must be a finite number >= 0 (got ${describeValue(s.score[i])})`);
-    case Status.CrvRuntime:
-      return new InputError(`runtime[${i}]`, `must be a finite number >= 0 (got ${describeValue(s.runtime[i])})`);
-    case Status.CrvSlack:
-      return new InputError(i < 0 ? "slackThreshold" : `slack[${i}]`, "must be >= 0");
-    case Status.CrvMode:
-      return new InputError(`mode[${i}]`, "must be 0, 1 or 2");
-    default:
-      return new InputError("input", `kernel returned unknown status ${code as number}`);
-  }
 }

@@ -5,7 +5,7 @@
 //
 // Typed input is one `TypedArray.prototype.set` (a memcpy for Float64Array into Float64Array;
 // Float32Array and integer arrays convert exactly). A row matrix is a tight per-row loop.
-import { InputError, describeValue } from "./errors.js";
+import { InputError, describeValue } from "../errors.js";
 
 export type Vector = ArrayLike<number>;
 /** Queue-major demands: rows (number[][] or typed rows) or one flat array of N*K. */

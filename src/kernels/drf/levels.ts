@@ -4,11 +4,10 @@
 // the saturation levels, and the output pass that gives every queue its lambda from them.
 // Same float operations in the same order, so both backends agree to the last bit.
 import { Status } from "../status.js";
-import { bucketCountFor, sortRangeByKey } from "./radix.js";
-import { isFiniteF64 } from "./finite.js";
-import type { DrfScratch } from "./drf.js";
+import { sortRangeByKey } from "../util/radix.js";
+import { isFiniteF64 } from "../util/finite.js";
+import { gridBuckets, type DrfScratch } from "./scratch.js";
 
-const GRID_CELLS = 4096;
 const INF_HI = 0x7ff00000;
 // the level path's safe range (assembly/drf/common.ts, assembly/drf.ts header)
 const RANGE_LO = 2.938735877055719e-39; // 2^-128
@@ -20,12 +19,6 @@ export const ROUTE_EVENT = 0x40 as Status;
 /** Masks up to this K index a table of 2^K smallest levels (the WASM output pass's limit). */
 const TABLE_MAX_K = 8;
 
-/** Buckets of the level grid for m keys and k resources (a power of two, >= 1). */
-export function gridBuckets(m: number, k: number): number {
-  let limit = 1;
-  while (limit * 2 * k <= GRID_CELLS) limit *= 2;
-  return Math.min(bucketCountFor(m), limit);
-}
 
 const bitsF = new Float64Array(1);
 const bitsU = new Uint32Array(bitsF.buffer);
