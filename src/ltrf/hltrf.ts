@@ -29,7 +29,7 @@
 // the leaves. A call makes at most maxStarts allocations one by one (engine.ltrf's start limit,
 // src/ltrf/kernel-call.ts): 2^24 by default, reaching it an InputError that changes nothing.
 import { InputError, describeValue } from "../engine/errors.js";
-import { IndexedHeap } from "./heap.js";
+import { IndexedHeap } from "../des/indexed-heap.js";
 import { DEFAULT_MAX_STARTS, checkMaxStarts, startLimitError } from "./kernel-call.js";
 import type { QueueTree } from "./tree.js";
 
