@@ -18,9 +18,12 @@ const itemLess = (a: Item, b: Item) => a.key < b.key || (a.key === b.key && a.id
 const itemCmp = (a: Item, b: Item) => (itemLess(a, b) ? -1 : itemLess(b, a) ? 1 : 0);
 
 describe("Heap", () => {
-  it("pops exactly the sorted order of what is in it, under random pushes and pops", () => {
+  it("pops exactly the sorted order of what is in it, under random pushes, unordered appends and pops", () => {
     fc.assert(fc.property(
-      fc.array(fc.oneof(fc.record({ push: fc.integer({ min: -5, max: 5 }) }), fc.constant({ pop: true })), { maxLength: 300 }),
+      fc.array(fc.oneof(
+        fc.record({ push: fc.integer({ min: -5, max: 5 }), unordered: fc.boolean() }),
+        fc.constant({ pop: true }),
+      ), { maxLength: 300 }),
       (ops) => {
         const h = new Heap<Item>(itemLess);
         const model: Item[] = [];
@@ -28,7 +31,7 @@ describe("Heap", () => {
         for (const op of ops) {
           if ("push" in op) {
             const x = { key: op.push, id: id++ };
-            h.push(x);
+            if (op.unordered) h.appendUnordered(x); else h.push(x);
             model.push(x);
           } else {
             model.sort(itemCmp);

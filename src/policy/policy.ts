@@ -1,6 +1,9 @@
 // The policy interface (strategy objects registered by name, like YARN's SchedulingPolicy
-// or Volcano plugins). The simulator loop (src/sim/simulator.ts) knows nothing about any
-// particular policy.
+// or Volcano plugins). It sits below every driver: it names only the workload model and the
+// engine, never a simulator's run-time classes or event queue, so the queue-level simulator
+// (src/sim/simulator.ts, whose actions fill shares, preempt and pick) and a live scheduler
+// can run the same policy objects. A driver keeps a ClusterState current, calls onEvent for
+// what happened, then shares or pickNext at each scheduling point.
 import type { Engine } from "../engine/engine.js";
 import type { QueueSpec, Workload } from "./model.js";
 
