@@ -1,6 +1,6 @@
 // Policies are registered by name; the CLI and the simulator look them up here.
 import { NamedRegistry } from "./named-registry.js";
-import type { PolicyFactory } from "../policy/policy.js";
+import type { PolicyFactory } from "./policy.js";
 
 const policies = new NamedRegistry<PolicyFactory>("policy");
 
