@@ -27,9 +27,9 @@
 //
 // Cost per allocation: O(depth * log fanout) with one indexed heap per group and one over
 // the leaves. A call makes at most maxStarts allocations one by one (engine.ltrf's start limit,
-// src/ltrf/kernel-call.ts): 2^24 by default, reaching it an InputError that changes nothing.
+// src/kernels/ltrf/call.ts): 2^24 by default, reaching it an InputError that changes nothing.
 import { InputError, describeValue } from "../engine/errors.js";
-import { IndexedHeap } from "./heap.js";
+import { IndexedHeap } from "../des/indexed-heap.js";
 import { DEFAULT_MAX_STARTS, checkMaxStarts, startLimitError } from "../kernels/ltrf/call.js";
 import type { QueueTree } from "./tree.js";
 

@@ -1,7 +1,7 @@
 // DRF (instantaneous): every scheduling point, progressive filling over the queues'
 // current demands (usage + pending) with their weights — the Foundation kernel.
 import type { Engine } from "../engine/engine.js";
-import type { ClusterState, Policy } from "../sim/policy.js";
+import type { ClusterState, Policy } from "../policy/policy.js";
 import { registerPolicy } from "../sim/registry.js";
 
 export function queueWeights(state: ClusterState): Float64Array {
@@ -24,6 +24,6 @@ export class DrfPolicy implements Policy {
 
 registerPolicy({
   name: "drf",
-  description: "Dominant Resource Fairness at every scheduling point (weighted progressive filling, SPEC §2)",
+  description: "Dominant Resource Fairness at every scheduling point (weighted progressive filling, docs/policies/drf.md)",
   create: () => new DrfPolicy(),
 });

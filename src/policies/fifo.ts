@@ -1,6 +1,6 @@
 // FIFO across the cluster: the earliest-submitted job's next task starts first; when it
 // does not fit, nothing behind it starts (head-of-line blocking, like YARN's FIFO scheduler).
-import type { ClusterState, Policy } from "../sim/policy.js";
+import type { ClusterState, Policy } from "../policy/policy.js";
 import { registerPolicy } from "../sim/registry.js";
 
 export class FifoPolicy implements Policy {

@@ -3,7 +3,7 @@
 // tWait (starvation threshold, seconds; 0 = flat LTRF, Infinity = the naive descent),
 // tieBreak, groupWeights, window, quantum. Max shares apply; min shares do not (the
 // hierarchy decides who goes first).
-import type { PolicyContext } from "../sim/policy.js";
+import type { PolicyContext } from "../policy/policy.js";
 import { registerPolicy } from "../sim/registry.js";
 import { HLtrf } from "../ltrf/hltrf.js";
 import { buildTree } from "../ltrf/tree.js";

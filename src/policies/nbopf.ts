@@ -1,4 +1,4 @@
-// N-BoPF (SPEC §4.2 baseline): BoPF without the soft class — an LQ that passes safety and
+// N-BoPF (docs/policies/bopf.md, N-BoPF): BoPF without the soft class — an LQ that passes safety and
 // fairness but not the resource condition is elastic instead of soft.
 import { BopfPolicy, type BopfPolicyOptions } from "../bopf/bopf-policy.js";
 import { registerPolicy } from "../sim/registry.js";

@@ -1,7 +1,7 @@
-// Strict Priority (SPEC §3): LQs with current demand first, DRF among them over the whole
+// Strict Priority (docs/policies/bopf.md, Strict Priority): LQs with current demand first, DRF among them over the whole
 // capacity; then DRF among the TQs over what is left.
 import type { Engine } from "../engine/engine.js";
-import type { ClusterState, Policy } from "../sim/policy.js";
+import type { ClusterState, Policy } from "../policy/policy.js";
 import { registerPolicy } from "../sim/registry.js";
 import { queueWeights } from "./drf.js";
 
@@ -36,6 +36,6 @@ export class StrictPriorityPolicy implements Policy {
 
 registerPolicy({
   name: "sp",
-  description: "Strict Priority: LQs first (DRF among them), then DRF among TQs over the rest (SPEC §3)",
+  description: "Strict Priority: LQs first (DRF among them), then DRF among TQs over the rest (docs/policies/bopf.md, Strict Priority)",
   create: () => new StrictPriorityPolicy(),
 });

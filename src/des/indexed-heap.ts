@@ -1,7 +1,8 @@
-// An indexed binary min-heap over item ids 0..n-1 ordered by (key, tie), ties then by id.
-// Keys change in place (update), items leave and re-enter (remove / insert): H-LTRF keeps
-// one per group (children with pending tasks) and one over all demanding leaves, so every
-// allocation costs O(depth * log fanout) instead of a scan over all queues.
+// An indexed binary min-heap over item ids 0..n-1 ordered by (key, tie), ties then by id:
+// the event core's heap for integer ids whose keys change in place (update), and that leave
+// and re-enter (remove / insert). H-LTRF keeps one per group (children with pending tasks)
+// and one over all demanding leaves, so every allocation costs O(depth * log fanout) instead
+// of a scan over all queues. For objects under a comparator, see Heap (heap.ts).
 
 export class IndexedHeap {
   readonly key: Float64Array;
