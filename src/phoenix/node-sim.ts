@@ -60,16 +60,12 @@ export function simulateNodes(jobsIn: readonly PhoenixJob[], opts: NodeSimOption
   const m = new NodeModel(jobsIn, o, opts.engine, opts.machines);
   m.install(composeHooks(m, policy));
 
-  for (let i = 0; i < m.jobs.length; i++) m.events.push(m.jobs[i].spec.arrival, ARRIVE, i);
-  if (m.jobs.length > 0) m.events.push(m.firstArr, HEARTBEAT);
-  for (;;) {
-    const e = m.events.pop();
-    if (!e) break;
-    if (e.time < m.now) throw new Error(`phoenix simulator: time went backwards (${e.time} < ${m.now})`);
-    m.now = e.time;
+  for (let i = 0; i < m.jobs.length; i++) m.at(m.jobs[i].spec.arrival, ARRIVE, i);
+  if (m.jobs.length > 0) m.at(m.firstArr, HEARTBEAT);
+  m.events.run((e) => {
     m.stats.events++;
     HANDLERS[e.type](m, e.a, e.b);
-  }
+  });
   return nodeResult(m, policy.name);
 }
 

@@ -7,7 +7,7 @@ import type { Engine } from "../../engine/engine.js";
 import { InputError, describeValue } from "../../engine/errors.js";
 import { Rng } from "../../sim/random.js";
 import { ConstraintIndex, type Machines } from "../constraints.js";
-import { EventQueue } from "../event-queue.js";
+import { NodeEvents } from "../event-queue.js";
 import { generateMachines } from "../machines.js";
 import { CrvTable, WorkerHistory } from "../monitor.js";
 import { tableIIThreshold } from "../crv-threshold.js";
@@ -34,8 +34,7 @@ export class NodeModel {
   readonly history: WorkerHistory;
   readonly sampler: WorkerSampler;
   readonly jobs: Job[];
-  readonly events = new EventQueue();
-  now = -Infinity;
+  readonly events = new NodeEvents();
   /** Round trip of a task request, seconds. */
   readonly rtt: number;
 
@@ -110,6 +109,16 @@ export class NodeModel {
     this.maxBeats = Math.max(2 ** 22, 1000 * this.jobs.length);
   }
 
+  /** The current time: the time of the event being handled. */
+  get now(): number {
+    return this.events.now;
+  }
+
+  /** Schedules an event of `type` (node/events.ts) at absolute `time`. */
+  at(time: number, type: number, a = 0, b = 0): void {
+    this.events.scheduleAt(time, { type, a, b });
+  }
+
   /** Installs the policy's hooks (compose.ts). */
   install(hooks: NodeHooks): void {
     this.hooks = hooks;
@@ -124,7 +133,7 @@ export class NodeModel {
     }
     if (!this.flushPending) {
       this.flushPending = true;
-      this.events.push(this.now, FLUSH);
+      this.at(this.now, FLUSH);
     }
   }
 
@@ -150,7 +159,7 @@ export class NodeModel {
   send(w: number, j: Job, task: number, at: number): void {
     const id = this.nextEntry++;
     this.inFlight.set(id, { job: j, task, slack: 0, enq: 0, arrived: 0 });
-    this.events.push(at, PROBE, w, id);
+    this.at(at, PROBE, w, id);
   }
 
   /** The entry with this id, no longer in flight. */
@@ -182,7 +191,7 @@ export class NodeModel {
     this.current[w] = e;
     this.currentTask[w] = task;
     this.taskStart[w] = at;
-    this.events.push(at + e.job.spec.durations[task], END, w);
+    this.at(at + e.job.spec.durations[task], END, w);
   }
 
   /** Worker w takes entry e: a bound task starts now; a probe asks its job for a task. */
@@ -199,11 +208,11 @@ export class NodeModel {
       const task = j.next++;
       this.launched(j);
       this.currentTask[w] = task;
-      this.events.push(this.now + this.rtt, GRANT, w, task);
+      this.at(this.now + this.rtt, GRANT, w, task);
     } else {
       this.stats.cancelledProbes++;
       this.currentTask[w] = -1;
-      this.events.push(this.now + this.rtt, FREE, w);
+      this.at(this.now + this.rtt, FREE, w);
     }
   }
 

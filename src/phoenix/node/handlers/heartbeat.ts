@@ -6,7 +6,7 @@ import type { NodeModel } from "../model.js";
 
 export function onHeartbeat(m: NodeModel): void {
   m.hooks.heartbeat();
-  if (m.active > 0 || m.events.size > 0) {
+  if (m.active > 0 || m.events.pending > 0) {
     // a heartbeat below the time resolution (now + heartbeat == now) never advances, and one
     // tiny against the run's span (or a task lasting 1e300 s) means billions of ticks: refused
     // by name, not a hang
@@ -14,6 +14,6 @@ export function onHeartbeat(m: NodeModel): void {
     const next = now + hb;
     if (!(next > now)) throw new InputError("heartbeat", `${hb} s is below the time resolution at t = ${now} s (t + heartbeat == t)`);
     if (++m.beats > m.maxBeats) throw new InputError("heartbeat", `the run needs more than ${m.maxBeats} heartbeats (span / heartbeat at t = ${now} s): the heartbeat or a task duration is out of scale`);
-    m.events.push(next, HEARTBEAT);
+    m.at(next, HEARTBEAT);
   }
 }
