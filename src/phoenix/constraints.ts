@@ -1,4 +1,4 @@
-// Worker attributes and task constraints (SPEC §7, papers/phoenix.txt §III-A).
+// Worker attributes and task constraints (docs/policies/phoenix.md).
 //
 // A worker is a vector of 8 numeric attributes; categorical ones (ISA, platform family) are
 // small integer codes. A constraint is `attribute op value` with op in <, >, =, and is hard

@@ -1,4 +1,4 @@
-// Loader for the Hawk/Eagle simulator trace format (`.tr`, ../shared/traces/README.md):
+// Loader for the Hawk/Eagle simulator trace format (`.tr`; where to get the traces: README):
 //   arrival_time_s  number_of_tasks  mean_task_duration_s  duration_1 ... duration_n
 // one job per line, space separated (the files use runs of spaces and tabs).
 //

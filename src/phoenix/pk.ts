@@ -1,4 +1,4 @@
-// Pollaczek-Khinchin mean waiting time of an M/G/1 queue (papers/phoenix.txt Eq. 1):
+// Pollaczek-Khinchin mean waiting time of an M/G/1 queue (the Phoenix paper's Eq. 1, docs/policies/phoenix.md):
 //   E[W] = rho / (1 - rho) * E[S^2] / (2 E[S]),   rho = lambda * E[S]
 // and +Infinity when rho >= 1 (the queue grows without bound).
 //
