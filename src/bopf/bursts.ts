@@ -1,4 +1,4 @@
-// An LQ's reported bursts (SPEC §4.1), explicit or periodic, validated once and summarised
+// An LQ's reported bursts (docs/policies/bopf.md, bursts), explicit or periodic, validated once and summarised
 // into the three numbers admission control needs, so that admitting or re-checking a queue
 // never rescans its bursts:
 //
@@ -9,7 +9,7 @@
 //   binding     = the burst and resource that decide the tolerance (for the "why" in reports)
 //
 // gap_n = T(n+1) - T(n); for the last burst the previous gap, and for a single burst its
-// window (SPEC §4.2).
+// window (docs/policies/bopf.md, admission).
 //
 // Worked example: C = <100 CPU, 200 GB>, periodic bursts every 150 s, window 30 s, volume
 // <3000 CPU·s, 3000 GB·s>. Rate = <100, 100>. Per-queue fair volume with m queues is
@@ -38,7 +38,7 @@ export interface BurstSeries {
   readonly count: number;
   /** Burst n (0-based): arrival, window t_n and volume d_n. */
   burst(n: number): BurstSpec;
-  /** T(n+1) - T(n), with the SPEC's rule for the last burst. */
+  /** T(n+1) - T(n), with the rule for the last burst in docs/policies/bopf.md (bursts). */
   gap(n: number): number;
   readonly maxRate: Float64Array;
   readonly tolerance: number;
