@@ -15,12 +15,6 @@ export const D_SAFETY = 0, D_TQ = 1, D_FAIRNESS = 2, D_RESOURCE = 3, D_HARD = 4;
 export const REASONS: readonly BopfReason[] = ["safety", "all-held", "fairness", "resource", "all-held"];
 export const CLASS_NAMES: readonly BopfClass[] = ["hard", "soft", "elastic", "rejected"];
 
-/** Where a detail's numbers are looked up: the control's rows and resource names. */
-export interface DetailSource {
-  readonly rows: AdmissionRows;
-  readonly names: readonly string[];
-}
-
 /**
  * One admission decision. `detail` is a getter: the numbers are kept and the sentence is
  * formatted on first access. JSON.stringify includes it (toJSON); object spread does not,
@@ -30,7 +24,9 @@ export class Admission implements BopfAdmission {
   readonly class: BopfClass;
   readonly reason: BopfReason;
   private text: string | undefined;
-  private readonly src: DetailSource;
+  /** the control's rows at decision time (reset() leaves them to this decision) and resource names */
+  private readonly rows: AdmissionRows;
+  private readonly names: readonly string[];
   private readonly what: number;
   private readonly m1: number;
   /** the deciding queue's id (safety: the guaranteed queue that would break; else the new queue) */
@@ -40,11 +36,12 @@ export class Admission implements BopfAdmission {
   private readonly b: number;
   private readonly c: number;
 
-  constructor(cls: BopfClass, src: DetailSource, what: number, m1: number, id: number, res: number, a: number, b: number, c: number) {
+  constructor(cls: BopfClass, rows: AdmissionRows, names: readonly string[], what: number, m1: number, id: number, res: number, a: number, b: number, c: number) {
     this.class = cls;
     this.reason = REASONS[what];
     this.text = undefined;
-    this.src = src;
+    this.rows = rows;
+    this.names = names;
     this.what = what;
     this.m1 = m1;
     this.id = id;
@@ -55,7 +52,7 @@ export class Admission implements BopfAdmission {
   }
 
   get detail(): string {
-    return (this.text ??= formatDetail(this.src, this.what, this.m1, this.id, this.res, this.a, this.b, this.c, this.class));
+    return (this.text ??= formatDetail(this.rows, this.names, this.what, this.m1, this.id, this.res, this.a, this.b, this.c, this.class));
   }
 
   toJSON(): { class: BopfClass; reason: BopfReason; detail: string } {
@@ -68,8 +65,7 @@ export class Admission implements BopfAdmission {
  * m1 = M + 1, `id` the deciding queue, and for D_RESOURCE the resource `res` with a = its
  * hard sum, b = the queue's rate, c = C; for D_SAFETY and D_HARD, a = the tolerance.
  */
-export function formatDetail(src: DetailSource, what: number, m1: number, id: number, res: number, a: number, b: number, c: number, cls: BopfClass): string {
-  const { rows, names } = src;
+export function formatDetail(rows: AdmissionRows, names: readonly string[], what: number, m1: number, id: number, res: number, a: number, b: number, c: number, cls: BopfClass): string {
   switch (what) {
     case D_SAFETY: {
       const s = rows.seriesById(id)!;

@@ -1,22 +1,26 @@
 // BopfAdmissionControl's column store: one row per admission id (ids count every
 // admission from 0 and are not reused; a left queue's row stays, marked GONE, because an
 // earlier decision's detail may name it). A row holds the queue's class, its bursts'
-// summary (tolerance, binding resource, K max rates), and how to rebuild its burst series:
-// the caller's bursts for a queue admitted by name, or the periodic spec copied from the
-// batch's columns for a queue admitted by admitBatch.
+// summary (tolerance, binding resource, K max rates), and its bursts: the series of an
+// explicit list (its own copy), or a periodic spec copied into the p* columns (from admit()'s
+// object or from the batch's columns), from which the series is built when first asked for.
 //
 // Batch rows are summarised lazily: admitBatch leaves the rate, tol and bind rows of ids
 // [lazyLo, lazyHi) to be derived from the kept specs (summaryRow, the kernel's divisions)
 // when first read, so a batch whose summaries nobody reads never writes them.
 import type { AdmissionBatch, BatchOutcome } from "./admission-batch.js";
 import { KIND_LQ, KIND_TQ } from "./admission-batch.js";
-import { PeriodicSeries, type BurstSeries, type BurstsInput, type PeriodicBursts } from "./bursts.js";
+import { PeriodicSeries, type BurstSeries, type PeriodicBursts } from "./bursts.js";
 import { BopfScratch, summaryRow } from "../kernels/js/bopf.js";
 
 /** Class codes of a row (the batch outcome's 0-3, and GONE once the queue left). */
 export const HARD = 0, SOFT = 1, ELASTIC = 2, REJECTED = 3, GONE = 4;
-/** fromBatch codes: admitted by admitBatch as an LQ (spec in the p* columns) or as a TQ; 0: by name. */
-export const BATCH_LQ = 1, BATCH_TQ = 2;
+/**
+ * origin codes: admitted by name with its bursts kept as a series (NAMED: an explicit list,
+ * or none), by name with a periodic spec (NAMED_PERIODIC: the spec copied into the p*
+ * columns), or by admitBatch as an LQ (spec in the p* columns) or as a TQ.
+ */
+export const NAMED = 0, BATCH_LQ = 1, BATCH_TQ = 2, NAMED_PERIODIC = 3;
 /** keepSpecs: LQ runs copied one by one before the rest is copied whole. */
 const RUNS = 64;
 
@@ -27,10 +31,9 @@ export class AdmissionRows {
   /** K max rates per row (zeros for a TQ) */
   rate: Float64Array;
   qname: string[] = [];
-  bursts: Array<BurstsInput | null> = [];
   series: Array<BurstSeries | null> = [];
-  /** BATCH_LQ / BATCH_TQ for a row admitted by admitBatch (no name), else 0 */
-  fromBatch = new Uint8Array(64);
+  /** how the row was admitted (NAMED, NAMED_PERIODIC, BATCH_LQ, BATCH_TQ) */
+  origin = new Uint8Array(64);
   pStart = new Float64Array(64);
   pPeriod = new Float64Array(64);
   pWindow = new Float64Array(64);
@@ -38,6 +41,12 @@ export class AdmissionRows {
   pVolume: Float64Array;
   /** the next admission id (rows [0, nextId) are in use) */
   nextId = 0;
+  /**
+   * Set when an Admission whose detail reads these rows (safety, fairness) was handed out:
+   * the control's reset() then starts a new store instead of overwriting this one, so the
+   * detail, read later, still names the queues of its own decision.
+   */
+  detailPending = false;
   private lazyLo = 0;
   private lazyHi = 0;
   private readonly scratch = new BopfScratch();
@@ -50,9 +59,8 @@ export class AdmissionRows {
   /** Forgets every row (ids restart at 0), keeping the arrays. */
   reset(): void {
     this.qname.length = 0;
-    this.bursts.length = 0;
     this.series.length = 0;
-    this.fromBatch.fill(0, 0, this.nextId);
+    this.origin.fill(0, 0, this.nextId);
     this.nextId = 0;
     this.lazyLo = this.lazyHi = 0;
   }
@@ -69,7 +77,7 @@ export class AdmissionRows {
     const tol = new Float64Array(n); tol.set(this.tol); this.tol = tol;
     const bind = new Int32Array(n); bind.set(this.bind); this.bind = bind;
     const rate = new Float64Array(n * this.k); rate.set(this.rate); this.rate = rate;
-    const fb = new Uint8Array(n); fb.set(this.fromBatch); this.fromBatch = fb;
+    const fb = new Uint8Array(n); fb.set(this.origin); this.origin = fb;
     const ps = new Float64Array(n); ps.set(this.pStart); this.pStart = ps;
     const pp = new Float64Array(n); pp.set(this.pPeriod); this.pPeriod = pp;
     const pw = new Float64Array(n); pw.set(this.pWindow); this.pWindow = pw;
@@ -77,16 +85,29 @@ export class AdmissionRows {
     const pv = new Float64Array(n * this.k); pv.set(this.pVolume); this.pVolume = pv;
   }
 
-  /** Row `id` (its rate row already written) admitted by name with class `c`. */
-  keepNamed(id: number, c: number, tolerance: number, bind: number, name: string, input: BurstsInput | null, series: BurstSeries | null): void {
+  /**
+   * Row `id` (its rate row already written) admitted by name with class `c`: with its
+   * bursts' series (an explicit list, its own copy), or with a periodic spec `p`, copied
+   * into the p* columns (the caller may change its object afterwards).
+   */
+  keepNamed(id: number, c: number, tolerance: number, bind: number, name: string, series: BurstSeries | null, p: PeriodicBursts | null): void {
     this.nextId = id + 1;
     this.cls[id] = c;
     this.tol[id] = tolerance;
     this.bind[id] = bind;
-    this.fromBatch[id] = 0;
     this.qname[id] = name;
-    this.bursts[id] = input;
     this.series[id] = series;
+    if (p === null) {
+      this.origin[id] = NAMED;
+      return;
+    }
+    this.origin[id] = NAMED_PERIODIC;
+    this.pStart[id] = p.start;
+    this.pPeriod[id] = p.period;
+    this.pWindow[id] = p.window;
+    this.pCount[id] = p.count;
+    const k = this.k, vol = p.volume;
+    for (let r = 0; r < k; r++) this.pVolume[id * k + r] = vol[r];
   }
 
   /**
@@ -143,7 +164,7 @@ export class AdmissionRows {
     if (hi === this.lazyLo) return;
     s.ensure(0, k);
     for (let id = this.lazyLo; id < hi; id++) {
-      const fb = this.fromBatch[id];
+      const fb = this.origin[id];
       if (fb === BATCH_LQ) {
         this.tol[id] = summaryRow(k, this.capacity, this.pVolume, id * k, this.pWindow[id], this.pPeriod[id], this.pCount[id], this.rate, id * k, s);
         this.bind[id] = s.bind;
@@ -161,22 +182,22 @@ export class AdmissionRows {
     this.summarize();
     const s = this.series[id];
     if (s) return s;
-    let b = this.bursts[id];
+    const o = this.origin[id];
+    if (o !== BATCH_LQ && o !== NAMED_PERIODIC) return null;
+    // a periodic spec from the columns kept at admission, with the summary admission computed
     const k = this.k;
-    if (this.fromBatch[id] === BATCH_LQ) {
-      // a batch LQ: its spec from the columns kept at admission (the caller's may have changed)
-      b = { start: this.pStart[id], period: this.pPeriod[id], window: this.pWindow[id], count: this.pCount[id], volume: Array.from(this.pVolume.subarray(id * k, id * k + k)) };
-    }
-    if (!b) return null;
-    // periodic: the summary admission computed, as a series
-    const p = new PeriodicSeries(b as PeriodicBursts, this.rate.slice(id * k, id * k + k), this.tol[id], this.bind[id]);
+    const b: PeriodicBursts = {
+      start: this.pStart[id], period: this.pPeriod[id], window: this.pWindow[id], count: this.pCount[id], volume: Array.from(this.pVolume.subarray(id * k, id * k + k)),
+    };
+    const p = new PeriodicSeries(b, this.rate.slice(id * k, id * k + k), this.tol[id], this.bind[id]);
     this.series[id] = p;
     return p;
   }
 
   /** A queue's name for the details; batch queues by their admission id. */
   nameOf(id: number): string {
-    return this.fromBatch[id] !== 0 ? `queue #${id} (batch)` : this.qname[id];
+    const o = this.origin[id];
+    return o === BATCH_LQ || o === BATCH_TQ ? `queue #${id} (batch)` : this.qname[id];
   }
 
   /** sum of the rate rows of the HARD rows in id order (the order the running sum was built in) into `hard`. */

@@ -43,21 +43,21 @@ import { Status } from "../kernels/status.js";
 import { BopfScratch, bopfAdmitKernel, classifyQueue } from "../kernels/js/bopf.js";
 import type { AdmissionOptions, BopfAdmission, BopfClass, BopfQueueInput } from "./admission-types.js";
 import { checkQueue, checkSettings, type QueueHead } from "./admission-validate.js";
-import { AdmissionRows, HARD, SOFT, REJECTED, GONE } from "./admission-rows.js";
-import { Admission, CLASS_NAMES, D_FAIRNESS, D_HARD, D_RESOURCE, D_SAFETY, D_TQ, type DetailSource } from "./admission-detail.js";
+import { AdmissionRows, HARD, SOFT, REJECTED, GONE, NAMED, NAMED_PERIODIC } from "./admission-rows.js";
+import { Admission, CLASS_NAMES, D_FAIRNESS, D_HARD, D_RESOURCE, D_SAFETY, D_TQ } from "./admission-detail.js";
 
 export type { AdmissionOptions, BopfAdmission, BopfClass, BopfQueueInput, BopfReason } from "./admission-types.js";
 
 // classifyQueue's reason codes (the batch outcome's)
 const R_SAFETY = 0, R_FAIRNESS = 1, R_RESOURCE = 2;
 
-export class BopfAdmissionControl implements DetailSource {
+export class BopfAdmissionControl {
   readonly capacity: Float64Array;
   readonly variant: "bopf" | "nbopf";
   /** resource names for the details */
   readonly names: readonly string[];
-  /** the column store by admission id @internal admission-detail.ts */
-  readonly rows: AdmissionRows;
+  /** the column store by admission id (a new one after reset() when a pending detail reads the old one) */
+  private rows: AdmissionRows;
   private readonly k: number;
   /** name -> admission id of the queues currently admitted */
   private readonly entries = new Map<string, number>();
@@ -109,7 +109,8 @@ export class BopfAdmissionControl implements DetailSource {
     this.entries.clear();
     this.guaranteed.clear();
     this.hardRate.fill(0);
-    this.rows.reset();
+    if (this.rows.detailPending) this.rows = new AdmissionRows(this.capacity, this.k);
+    else this.rows.reset();
     this.admitted = 0;
   }
 
@@ -146,7 +147,9 @@ export class BopfAdmissionControl implements DetailSource {
    */
   admit(q: BopfQueueInput, field = "queue"): BopfAdmission {
     const c = this.decide(q, field);
-    return new Admission(CLASS_NAMES[c], this, this.dWhat, this.admitted + (c === REJECTED ? 1 : 0), this.dId, this.dRes, this.dA, this.dB, this.dC);
+    const what = this.dWhat;
+    if (what === D_SAFETY || what === D_FAIRNESS) this.rows.detailPending = true;
+    return new Admission(CLASS_NAMES[c], this.rows, this.names, what, this.admitted + (c === REJECTED ? 1 : 0), this.dId, this.dRes, this.dA, this.dB, this.dC);
   }
 
   /**
@@ -179,7 +182,8 @@ export class BopfAdmissionControl implements DetailSource {
   leaveId(id: number): boolean {
     const rows = this.rows;
     if (!rows.isLive(id)) return false;
-    if (rows.fromBatch[id] === 0) this.entries.delete(rows.qname[id]);
+    const o = rows.origin[id];
+    if (o === NAMED || o === NAMED_PERIODIC) this.entries.delete(rows.qname[id]);
     this.admitted--;
     const c = rows.cls[id];
     rows.cls[id] = GONE; // its row stays: an earlier decision's detail may name it
@@ -203,9 +207,11 @@ export class BopfAdmissionControl implements DetailSource {
     let tolerance = Infinity;
     let bind = -1;
     let series: BurstSeries | null = null;
+    let periodic: PeriodicBursts | null = null;
     const input = head.kind === "LQ" ? (q.bursts ?? []) : null;
     if (input !== null) {
       if (typeof input === "object" && isPeriodic(input as BurstsInput)) {
+        periodic = input as PeriodicBursts;
         tolerance = periodicSummary(input as PeriodicBursts, this.capacity, field, rows.rate, id * k, this.summary, ".bursts");
         bind = this.summary.binding;
       } else {
@@ -219,7 +225,7 @@ export class BopfAdmissionControl implements DetailSource {
     }
     const c = this.classify(id, input !== null, tolerance);
     if (c === REJECTED) return c;
-    rows.keepNamed(id, c, tolerance, bind, name, input as BurstsInput | null, series);
+    rows.keepNamed(id, c, tolerance, bind, name, series, periodic);
     this.admitted++;
     if (c === HARD || c === SOFT) this.guaranteed.push(tolerance, id);
     if (c === HARD) {
@@ -316,7 +322,7 @@ export class BopfAdmissionControl implements DetailSource {
       // the caller's last word (decideRound: the round's cells) before any state changes: it may throw
       if (beforeCommit !== null) beforeCommit(round);
       rows.cls.set(v.clsById.subarray(0, j), id0);
-      rows.fromBatch.set(v.kindById.subarray(0, j), id0);
+      rows.origin.set(v.kindById.subarray(0, j), id0);
       this.hardRate.set(v.hard);
       gkey = v.gkey;
       gid = v.gid;
@@ -327,7 +333,7 @@ export class BopfAdmissionControl implements DetailSource {
       sums.set(this.hardRate);
       if (want !== null) throw new Error("admitRows: the fused round needs an engine");
       const code = bopfAdmitKernel(n, k, 1, this.capacity, this.capSlack, sums, st, b.kind, b.start, b.period, b.window, b.count, b.volume, NO_F64,
-        out.cls, out.reason, out.id, NO_F64, NO_F64, NO_I32, rows.cls.subarray(id0), rows.fromBatch.subarray(id0), this.kgkey, this.kgid, NO_F64, this.kscratch);
+        out.cls, out.reason, out.id, NO_F64, NO_F64, NO_I32, rows.cls.subarray(id0), rows.origin.subarray(id0), this.kgkey, this.kgid, NO_F64, this.kscratch);
       if (code !== Status.OK) throw admitError(b, code, this.kscratch.errIndex, k, field);
       j = st[4];
       this.need = this.hardRate;

@@ -59,10 +59,12 @@ export function burstSeries(input: BurstsInput, capacity: ArrayLike<number>, fie
   const k = capacity.length;
   if (input === null || typeof input !== "object") throw new InputError(field, `expected a list of bursts or a periodic spec, got ${describeValue(input)}`);
   if (isPeriodic(input)) return periodic(input, capacity, field);
-  const list = input as readonly BurstSpec[];
-  const starts = new Float64Array(list.length);
-  for (let n = 0; n < list.length; n++) {
-    const b = list[n];
+  const given = input as readonly BurstSpec[];
+  const starts = new Float64Array(given.length);
+  // the series keeps its own copy of each burst: a caller changing its list later changes nothing here
+  const list: BurstSpec[] = new Array(given.length);
+  for (let n = 0; n < given.length; n++) {
+    const b = given[n];
     const f = `${field}[${n}]`;
     if (b === null || typeof b !== "object") throw new InputError(f, `expected a burst {start, window, volume}, got ${describeValue(b)}`);
     finite(`${f}.start`, b.start);
@@ -72,6 +74,7 @@ export function burstSeries(input: BurstsInput, capacity: ArrayLike<number>, fie
       throw new InputError(`${f}.start`, `must be later than ${field}[${n - 1}].start (${starts[n - 1]}); got ${describeValue(b.start)}`);
     }
     starts[n] = b.start;
+    list[n] = { start: b.start, window: b.window, volume: Array.from(b.volume) };
   }
   const gap = (n: number): number => {
     if (n + 1 < list.length) return starts[n + 1] - starts[n];
@@ -180,7 +183,9 @@ function periodic(p: PeriodicBursts, capacity: ArrayLike<number>, field: string)
   const maxRate = new Float64Array(capacity.length);
   const out: SummaryOut = { binding: -1 };
   const tolerance = periodicSummary(p, capacity, field, maxRate, 0, out);
-  return new PeriodicSeries(p, maxRate, tolerance, out.binding);
+  // its own copy of the spec: a caller changing its object later changes nothing here
+  const own: PeriodicBursts = { start: p.start, period: p.period, window: p.window, count: p.count, volume: Array.from(p.volume) };
+  return new PeriodicSeries(own, maxRate, tolerance, out.binding);
 }
 
 // toleratedCount (the safety check's count, exact to the last bit) lives with the kernel twin,
