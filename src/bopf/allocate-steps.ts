@@ -42,8 +42,7 @@ export function allocateSteps(engine: Engine, capacity: ArrayLike<number>, b: In
   const { left, live, softIdx, thr, sum3, sum4 } = ws;
   const ew = ws.wants.subarray(0, nk);
   const allocation = ws.allocation.subarray(0, nk);
-  // (each pass is its own small function: V8 optimises those whole, where one long
-  // function of loops ran on on-stack-replacement code that deoptimised on every call)
+  // (each pass is its own small function, so that V8 optimises each whole: docs/notes/bopf.md)
   const flags = firstPass(b, k, check, left, live, softIdx, hard, soft, thr, sum3);
   const m = flags >>> 2, anyGuarantee = (flags & 1) === 1, weightsInRange = (flags & 2) === 0;
 

@@ -277,7 +277,18 @@ export function bopfAdmitKernel(
   return Status.OK;
 }
 
-/** assembly/bopf.ts roundStatus: bopfAllocate's end checks (OK or BopfGeneral); `left` is overwritten. */
+/**
+ * assembly/bopf.ts roundStatus: bopfAllocate's end checks (OK or BopfGeneral); `left` is
+ * overwritten. With a live guarantee, step 4's demands must clearly fit a lower bound of
+ * what step 3 leaves (leftBound: left[r] minus the elastic shares one by one, each clipped
+ * at 0, without the N dependent subtractions): the shares are exactly the terms of sum3
+ * (the same rows and cells, in the same order), so the N rounded subtractions lose at most
+ * N 2^-53 left and sum3 is within N 2^-53 of the exact sum; with M = (N + 16) 2^-48 (32
+ * times that, plus the rounding of this formula), left (1 - M) - sum3 (1 + M) is below the
+ * steps' value, and clearlyFits on it (a stricter test) implies clearlyFits on the steps'
+ * (src/bopf/allocate-steps.ts): the same allocation. Example: left 10, sum3 4, N = 2: the
+ * bound is 6 - 1.4e-13 < 6; a bound <= C * EXHAUSTED fails clearlyFits (the general path).
+ */
 function roundStatus(n: number, k: number, general: boolean, anyG: boolean, cap: Float64Array, left: Float64Array, sum3: Float64Array, sum4: Float64Array): number {
   if (general || !clearlyFits(sum3, left, cap, k, n)) return Status.BopfGeneral;
   if (anyG) {
