@@ -43,7 +43,7 @@
 // Flags: bit 0 weights, bit 1 "the round right after admission": a row has a guarantee
 // when it is an LQ admitted hard or soft (cls and kind of bopfAdmit), its rate row is its
 // admission row (id - id0) and its remaining volume its burst volume (rem = volume).
-// Worked example (allocate.ts' header): C = <10, 10>; H want <8, 4>, rate <6, 3> (live);
+// Worked example (src/bopf/allocate-steps.ts' header): C = <10, 10>; H want <8, 4>, rate <6, 3> (live);
 // TQ want <1, 1>: step 1 gives H <6, 3>, left <4, 7>; the TQ's <1, 1> (sum3) clearly fits:
 // it gets it whole; H's unmet <2, 1> (the TQ has none: sum4 <2, 1>) clearly fits in what
 // step 3 leaves, about <3, 6> -> H <6, 3> + <2, 1> = <8, 4>, TQ <1, 1>. Edge values: N = 0 returns OK at once; a bad cell returns its status (the
@@ -382,10 +382,10 @@ function firstBad(
  * the round needs the general path, or a status with the index in the error slot.
  * `kind`, `id` and `state` (id0 in [3]) are read only with flag bit 1.
  *
- * One pass over the rows (allocate.ts runs firstPass, then wholeElasticBase; fused here):
+ * One pass over the rows (allocate-steps.ts runs firstPass, then wholeElasticPass; fused here):
  * per cell, with a = the hard LQ's constant rate (step 1), e = the elastic demand above
  * the residue threshold (step 3 whole), u = w - a - e and sp = u above the threshold
- * (step 4 whole), alloc = a + e + sp, sum3 += e, sum4 += sp. wholeElasticBase counts sp
+ * (step 4 whole), alloc = a + e + sp, sum3 += e, sum4 += sp. wholeElasticPass counts sp
  * only when some guarantee is live; without one every row has a = 0, so u = w - e is 0
  * (e = w) or at most the threshold (e = 0) and sp = 0 anyway: the same numbers. Adding a
  * +0 where the TS pass adds nothing changes no sum (they start at +0 and only grow). Two
@@ -465,7 +465,7 @@ export function bopfAllocate(
   }
   if (wild || !clearlyFits(sum3, left, cap, k, n)) return BOPF_GENERAL;
   if (anyG) {
-    // leftBound (allocate.ts): a lower bound of what step 3 leaves, then clearlyFits on it
+    // leftBound (the twin's roundStatus): a lower bound of what step 3 leaves, then clearlyFits on it
     const mm = <f64>(n + 16) * TWO_M48;
     for (let r = 0; r < k; r++) stf(left, r, ldf(left, r) * (1 - mm) - ldf(sum3, r) * (1 + mm));
     if (!clearlyFits(sum4, left, cap, k, n)) return BOPF_GENERAL;

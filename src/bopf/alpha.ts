@@ -1,4 +1,4 @@
-// The alpha-strategy (SPEC §4.4, §3.5 of the full paper): an LQ whose burst demand is
+// The alpha-strategy (docs/policies/bopf.md, alpha strategy; §3.5 of the full paper): an LQ whose burst demand is
 // random asks for enough that its whole demand vector is covered with probability alpha.
 //   independent resources:          request_k = F_k^{-1}(alpha^(1/K))  (prod_k P(X_k <= request_k) = alpha)
 //   perfectly correlated resources: request_k = F_k^{-1}(alpha)       (all covered together)

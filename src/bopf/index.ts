@@ -1,5 +1,5 @@
-// BoPF for embedders: admission control (object API and the batch API over columns), the
-// allocation at one instant (SPEC §4.3), the whole decision of a round right after a batch
+// BoPF for embedders (docs/policies/bopf.md): admission control (object API and the batch
+// API over columns), the allocation at one instant, the whole decision of a round right after a batch
 // admission on the engine's BoPF kernel (decideRound, with columns that may live in the
 // engine's memory: EngineAdmissionBatch), the alpha-strategy request, burst descriptions.
 export {

@@ -1,4 +1,4 @@
-// Quantile functions for the alpha-strategy (SPEC §4.4).
+// Quantile functions for the alpha-strategy (docs/policies/bopf.md, alpha strategy).
 //
 // normalQuantile: Acklam's rational approximation of the standard normal inverse CDF
 // (relative error < 1.15e-9 over (0, 1)): a rational function in q = p - 0.5 on the

@@ -128,6 +128,39 @@ function badRow(
 }
 
 /**
+ * BoPF's admission conditions for one new queue (docs/policies/bopf.md, admission), with
+ * `m1` = M + 1 (the queue count with it) and `minTol` the smallest tolerance among the
+ * guaranteed (hard and soft) queues:
+ *   (1) safety    minTol >= m1, else rejected;
+ *   a TQ is then elastic;
+ *   (2) fairness  the LQ's own tolerance t >= m1, else elastic;
+ *   (3) resource  hard[r] + rate[row + r] <= bound[r] (C (1 + tolerance)) on every r: hard;
+ *                 else soft (N-BoPF: elastic).
+ * Returns class | reason << 2 | (the resource that failed (3), else 0) << 4, with the
+ * class and reason codes of the batch outcome; need[r] gets hard[r] + rate[row + r] for
+ * every resource checked (all of them for a hard queue: its new hard sums). The one
+ * classifier of the TS side: bopfAdmitKernel's rows and BopfAdmissionControl.admit() call
+ * it; assembly/bopf.ts (and its K-specialised rows, assembly/bopf/fast.ts) make the same
+ * comparisons in the same order.
+ * Example: m1 = 3, minTol 6, an LQ tolerating 4 with rate <1> over hard sums <1> within
+ * bound <1>: 2 > 1 on resource 0: soft, reason resource: 1 | 2 << 2 | 0 << 4 = 9.
+ */
+export function classifyQueue(
+  m1: number, minTol: number, isLQ: boolean, t: number, k: number, hard: Float64Array, rate: Float64Array, row: number,
+  bound: Float64Array, need: Float64Array, nbopf: boolean,
+): number {
+  if (minTol < m1) return REJECTED | (R_SAFETY << 2);
+  if (!isLQ) return ELASTIC | (R_ALL_HELD << 2);
+  if (!(t >= m1)) return ELASTIC | (R_FAIRNESS << 2);
+  for (let r = 0; r < k; r++) {
+    const x = hard[r] + rate[row + r];
+    need[r] = x;
+    if (x > bound[r]) return (nbopf ? ELASTIC : SOFT) | (R_RESOURCE << 2) | (r << 4);
+  }
+  return HARD | (R_ALL_HELD << 2);
+}
+
+/**
  * assembly/bopf.ts bopfAdmit over typed arrays (rate, tol, bind: admission rows from 0;
  * not touched with flag bit 0, and may then be empty; want and alloc read and written only
  * with flag bit 1, the fused round, whose status goes to state[7]).
@@ -192,32 +225,15 @@ export function bopfAdmitKernel(
     } else {
       return badRow(i, k, kind, start, period, window, count, volume, s);
     }
-    const m1 = m + 1;
-    let c = REJECTED;
-    if (minTol < m1) {
+    const d = classifyQueue(m + 1, minTol, isLQ, t, k, sums, rr, row, bound, need, nbopf);
+    const c = d & 3;
+    if (c === REJECTED) {
       cls[i] = REJECTED;
       reason[i] = R_SAFETY;
       id[i] = -1;
     } else {
-      c = ELASTIC;
-      let why = R_ALL_HELD;
-      if (isLQ) {
-        if (!(t >= m1)) {
-          why = R_FAIRNESS;
-        } else {
-          c = HARD;
-          for (let r = 0; r < k; r++) {
-            const x = sums[r] + rr[row + r];
-            need[r] = x;
-            if (x > bound[r]) {
-              c = nbopf ? ELASTIC : SOFT;
-              why = R_RESOURCE;
-              break;
-            }
-          }
-          if (c === HARD) for (let r = 0; r < k; r++) sums[r] = need[r];
-        }
-      }
+      const why = (d >> 2) & 3;
+      if (c === HARD) for (let r = 0; r < k; r++) sums[r] = need[r];
       cls[i] = c;
       reason[i] = why;
       id[i] = id0 + j;
@@ -261,7 +277,18 @@ export function bopfAdmitKernel(
   return Status.OK;
 }
 
-/** assembly/bopf.ts roundStatus: bopfAllocate's end checks (OK or BopfGeneral); `left` is overwritten. */
+/**
+ * assembly/bopf.ts roundStatus: bopfAllocate's end checks (OK or BopfGeneral); `left` is
+ * overwritten. With a live guarantee, step 4's demands must clearly fit a lower bound of
+ * what step 3 leaves (leftBound: left[r] minus the elastic shares one by one, each clipped
+ * at 0, without the N dependent subtractions): the shares are exactly the terms of sum3
+ * (the same rows and cells, in the same order), so the N rounded subtractions lose at most
+ * N 2^-53 left and sum3 is within N 2^-53 of the exact sum; with M = (N + 16) 2^-48 (32
+ * times that, plus the rounding of this formula), left (1 - M) - sum3 (1 + M) is below the
+ * steps' value, and clearlyFits on it (a stricter test) implies clearlyFits on the steps'
+ * (src/bopf/allocate-steps.ts): the same allocation. Example: left 10, sum3 4, N = 2: the
+ * bound is 6 - 1.4e-13 < 6; a bound <= C * EXHAUSTED fails clearlyFits (the general path).
+ */
 function roundStatus(n: number, k: number, general: boolean, anyG: boolean, cap: Float64Array, left: Float64Array, sum3: Float64Array, sum4: Float64Array): number {
   if (general || !clearlyFits(sum3, left, cap, k, n)) return Status.BopfGeneral;
   if (anyG) {
