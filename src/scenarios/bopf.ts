@@ -5,8 +5,8 @@
 //    completion time (BoPF stays near DRF; SP starves the TQs as bursts grow — BoPF's
 //    fairness condition turns a too-large LQ elastic).
 import type { Engine } from "../engine/engine.js";
-import type { Table } from "../report/table.js";
-import { registerScenario, type Scenario } from "../sim/scenario.js";
+import type { Table } from "./table.js";
+import type { Scenario } from "./scenario.js";
 import { simulate, type SimResult } from "../sim/simulator.js";
 import { improvement } from "../sim/stats.js";
 import { BOPF_DEFAULTS, bopfWorkload, type BopfWorkloadParams } from "../workloads/bopf.js";
@@ -100,4 +100,3 @@ export const bopfScenario: Scenario = {
   },
 };
 
-registerScenario(bopfScenario);

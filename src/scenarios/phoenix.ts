@@ -48,9 +48,8 @@
 // parser (parseEagleTrace); loadEagleTrace streams it.
 import { readFileSync } from "node:fs";
 import { resolve, join } from "node:path";
-import type { ScenarioOptions, ScenarioReport } from "../sim/scenario.js";
-import { registerScenario } from "../sim/scenario.js";
-import type { Table } from "../report/table.js";
+import type { Scenario, ScenarioOptions, ScenarioReport } from "./scenario.js";
+import type { Table } from "./table.js";
 import { Rng } from "../sim/random.js";
 import { InputError } from "../engine/errors.js";
 import { EAGLE_CUTOFFS, parseEagleTrace } from "../phoenix/eagle-trace.js";
@@ -198,9 +197,9 @@ function run(opts: ScenarioOptions): ScenarioReport {
   return { scenario: "phoenix", seed: opts.seed, params: resolved, policies, tables, metrics };
 }
 
-registerScenario({
+export const phoenixScenario: Scenario = {
   name: "phoenix",
   description: "Phoenix CRV reordering vs Eagle-C, Hawk-C, Sparrow-C on the Yahoo and Google traces with Google-style constraints (node-level mode)",
   defaultPolicies: DEFAULT_POLICIES,
   run,
-});
+};
