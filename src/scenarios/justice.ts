@@ -1,7 +1,7 @@
-// Scenario `justice` (papers/justice.txt §5, SPEC §6 and §9): a seeded job stream shaped like
+// Scenario `justice` (papers/justice.txt §5, docs/policies/justice.md): a seeded job stream shaped like
 // the paper's traces, run under a highly and a moderately constrained capacity, for every
 // deadline type and every allocator (Justice, Baseline FS, Reactive FS, Oracle).
-// Expected shape (SPEC §9): under constrained capacity, Justice's SDR and Jain's index above
+// Expected shape: under constrained capacity, Justice's SDR and Jain's index above
 // Baseline FS and Reactive FS and close to the Oracle; Justice wastes less than Reactive FS.
 import { DEADLINE_TYPES, type DeadlineBasis, type DeadlineType } from "../justice/deadlines.js";
 import { runCell } from "../justice/experiment.js";
