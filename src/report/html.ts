@@ -58,7 +58,7 @@ function rawText(code: string, tag: "script" | "style"): string {
 
 let assets: { js: string; css: string } | null = null;
 
-/** uPlot's IIFE build and CSS, read once from node_modules (see the lead's notes about packaging). */
+/** uPlot's IIFE build and CSS, read once from node_modules (uplot is a runtime dependency for this). */
 function uplotAssets(): { js: string; css: string } {
   if (assets) return assets;
   const req = createRequire(import.meta.url);
