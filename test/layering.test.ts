@@ -194,4 +194,20 @@ describe("src/ layering", () => {
   it("no import cycle", () => {
     expect(importCycles(g).map((scc) => scc.map(name).join(" <-> "))).toEqual([]);
   });
+
+  it("the package entry reaches no `node:` module (it loads in browsers; Node's modules are reached lazily)", () => {
+    const seen = new Set<string>();
+    const todo = [join(SRC, "index.ts")];
+    const found: string[] = [];
+    while (todo.length) {
+      const f = todo.pop()!;
+      if (seen.has(f) || !g.has(f)) continue;
+      seen.add(f);
+      // value imports and re-exports only: `import type` is erased
+      for (const m of readFileSync(f, "utf8").matchAll(/^\s*(?:import|export)\s+(?!type\b)(?:[^;'"]*?\bfrom\s*)?["'](node:[^"']+)["']/gm)) found.push(`${name(f)} -> ${m[1]}`);
+      todo.push(...g.get(f)!);
+    }
+    expect(seen.size).toBeGreaterThan(50);
+    expect(found).toEqual([]);
+  });
 });

@@ -12,9 +12,9 @@
 // comma-separated loads. Measurements (seed by seed, busy profiles, why the paper's 1.9x does
 // not reproduce): docs/notes/layering.md, "phoenix scenario".
 // Scenarios run synchronously, so the file is read whole and parsed by the loader's pure
-// parser (parseEagleTrace); loadEagleTrace streams it.
-import { readFileSync } from "node:fs";
-import { resolve, join } from "node:path";
+// parser (parseEagleTrace); loadEagleTrace streams it. Node's fs and path are reached only when
+// a trace is read (no static `node:` import: the package entry lists this scenario and must load
+// in browsers).
 import type { Scenario, ScenarioOptions, ScenarioReport } from "./scenario.js";
 import type { Table } from "./table.js";
 import { Rng } from "../sim/random.js";
@@ -28,6 +28,15 @@ import { getNodePolicy, nodePolicyNames, type NodePolicy } from "../phoenix/poli
 const DEFAULT_POLICIES = ["phoenix", "eagle-c", "hawk-c", "sparrow-c"];
 /** Where the traces are when the `traceDir` param is not given. */
 const TRACES_ENV = "FAIRSCHED_TRACES";
+
+type NodeProcess = { env?: Record<string, string | undefined>; getBuiltinModule?: (id: string) => unknown };
+const host = (): NodeProcess | undefined => (globalThis as { process?: NodeProcess }).process;
+
+function nodeModule<T>(id: string): T {
+  const m = host()?.getBuiltinModule?.(id);
+  if (!m) throw new InputError("params.traceDir", `reading a trace needs Node's ${id} (Node >= 20.16)`);
+  return m as T;
+}
 /** Width of the busy-profile windows (s) behind the busy@short and saturated columns. */
 const BUSY_WINDOW = 1000;
 /** Busy fraction from which a window counts as saturated. */
@@ -73,8 +82,8 @@ function run(opts: ScenarioOptions): ScenarioReport {
   for (const [i, p] of policies.entries()) {
     if (!nodePolicyNames().includes(p)) throw new InputError(`policies[${i}]`, `unknown node policy '${p}'; known: ${nodePolicyNames().join(", ")}`);
   }
-  const given = params.traceDir ?? process.env[TRACES_ENV];
-  const traceDir = given === undefined || given === "" ? null : resolve(String(given));
+  const given = params.traceDir ?? host()?.env?.[TRACES_ENV];
+  const traceDir = given === undefined || given === "" ? null : nodeModule<typeof import("node:path")>("node:path").resolve(String(given));
   const resolved: Record<string, unknown> = { traceDir, probeRatio: 2, minProbes: 0, networkDelay: 0.0005, heartbeat: 9, slackThreshold: 5, crvThreshold: 1, tableIIThresholds: 1, qwaitThreshold: 90, qwaitLoad: 0.9 };
   const simParams = {
     probeRatio: numParam(params, "probeRatio", 2), minProbes: numParam(params, "minProbes", 0), networkDelay: numParam(params, "networkDelay", 0.0005),
@@ -102,10 +111,10 @@ function run(opts: ScenarioOptions): ScenarioReport {
     if (traceDir === null) {
       throw new InputError("params.traceDir", `the phoenix scenario replays ${tr.file}: pass --param traceDir=DIR (the folder holding eagle-format/) or set ${TRACES_ENV}=DIR (see README, Traces)`);
     }
-    const path = join(traceDir, tr.file);
+    const path = nodeModule<typeof import("node:path")>("node:path").join(traceDir, tr.file);
     let text: string;
     try {
-      text = readFileSync(path, "utf8");
+      text = nodeModule<typeof import("node:fs")>("node:fs").readFileSync(path, "utf8");
     } catch (e) {
       const why = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
       throw new InputError("params.traceDir", `cannot read ${path} (${why}): the phoenix scenario needs ${tr.file} under traceDir (see README, Traces)`);
