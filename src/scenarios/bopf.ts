@@ -1,4 +1,4 @@
-// `bopf`: the BoPF paper's single-LQ experiments (papers/bopf-full.txt §5.2-5.3).
+// `bopf`: the BoPF paper's single-LQ experiments (the paper's §5.2-5.3; docs/policies/bopf.md).
 //  - Table 3/4 shape: 1 LQ + N TQs, N in 1, 2, 4, 8, 16, 32; average LQ completion time
 //    under DRF, SP and BoPF and BoPF's factor of improvement over DRF.
 //  - Fig. 9 shape (cluster experiment: period 300 s, param fig9Period): 1 LQ + 8 TQs with the LQ's bursts scaled 1x, 2x, 4x, 8x; average TQ

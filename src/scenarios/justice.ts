@@ -1,4 +1,4 @@
-// Scenario `justice` (papers/justice.txt §5, docs/policies/justice.md): a seeded job stream shaped like
+// Scenario `justice` (the paper's §5; docs/policies/justice.md): a seeded job stream shaped like
 // the paper's traces, run under a highly and a moderately constrained capacity, for every
 // deadline type and every allocator (Justice, Baseline FS, Reactive FS, Oracle).
 // Expected shape: under constrained capacity, Justice's SDR and Jain's index above
