@@ -1,7 +1,6 @@
 // The paper's headline shapes (SPEC §9) on a reduced `bopf` sweep, and the multi-LQ classes.
 import { describe, expect, it } from "vitest";
-import "../src/scenarios/index.js";
-import { getScenario } from "../src/sim/scenario.js";
+import { getScenario } from "../src/scenarios/index.js";
 import { bopfMultiLqScenario } from "../src/scenarios/bopf-multi-lq.js";
 import { backends } from "./helpers/engines.js";
 

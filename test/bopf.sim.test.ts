@@ -2,7 +2,6 @@
 // (SPEC §4.6), with random TQ loads.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import "../src/policies/index.js";
 import type { JobSpec, QueueSpec, Workload } from "../src/sim/model.js";
 import { simulate } from "../src/sim/simulator.js";
 import { backends } from "./helpers/engines.js";

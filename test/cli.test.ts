@@ -5,6 +5,7 @@ import { mkdtempSync, writeFileSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { tracePath } from "./helpers/traces.js";
 
 const bin = new URL("../dist/cli/main.js", import.meta.url).pathname;
 function run(args: string[], input?: string) {
@@ -42,7 +43,7 @@ describe("fairsched CLI", () => {
   });
 
   it("simulate --trace replays the real Google 2011 part under DRF, BoPF and LTRF", () => {
-    const trace = new URL("../../shared/traces/google-2011/task_events-part-00001-of-00500.csv.gz", import.meta.url).pathname;
+    const trace = tracePath("google-2011/task_events-part-00001-of-00500.csv.gz");
     const r = run(["simulate", "--trace", trace, "--format", "google2011", "--policies", "drf,bopf,ltrf", "--param", "machines=300", "--json"]);
     expect(r.code).toBe(0);
     const report = JSON.parse(r.out);

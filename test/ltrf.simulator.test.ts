@@ -2,8 +2,7 @@
 // ltrf-macro scenario's done-criterion: Omega returns to 0 under LTRF, stays negative under MLRF.
 import { describe, expect, it } from "vitest";
 import { InputError, loadEngineSync } from "../src/index.js";
-import "../src/scenarios/index.js";
-import { getScenario } from "../src/sim/scenario.js";
+import { getScenario } from "../src/scenarios/index.js";
 import { simulate } from "../src/sim/simulator.js";
 import { MACRO_DEFAULTS, macroWorkload } from "../src/ltrf/macro-workload.js";
 import type { FairnessSeries } from "../src/ltrf/fairness.js";

@@ -16,8 +16,9 @@ import { simulateNodes } from "../src/phoenix/node-sim.js";
 import { getNodePolicy } from "../src/phoenix/policies.js";
 import { busyAtArrivals, saturatedSpan } from "../src/phoenix/metrics.js";
 import { Rng } from "../src/sim/random.js";
+import { tracePath } from "./helpers/traces.js";
 
-const TRACES = join(process.cwd(), "../shared/traces/eagle-format");
+const TRACES = tracePath("eagle-format");
 
 describe("pkWaitTime", () => {
   it("matches hand-computed M/M/1 and M/D/1 values", () => {

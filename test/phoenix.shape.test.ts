@@ -31,7 +31,6 @@
 // 0.76 over seeds 1-20, while the arrival-span fraction is 0.44-0.67; ~0.5 at ~40%; scenario
 // header). About 70 s (52 simulations).
 import { beforeAll, describe, expect, it } from "vitest";
-import { join } from "node:path";
 import { loadEngineSync } from "../src/index.js";
 import { loadEagleTrace, EAGLE_CUTOFFS } from "../src/phoenix/eagle-trace.js";
 import { attachConstraints, workersForUtilization } from "../src/phoenix/workload.js";
@@ -39,6 +38,7 @@ import { simulateNodes } from "../src/phoenix/node-sim.js";
 import { busyAtArrivals, groupStats, saturatedSpan } from "../src/phoenix/metrics.js";
 import { getNodePolicy } from "../src/phoenix/policies.js";
 import { Rng } from "../src/sim/random.js";
+import { tracePath } from "./helpers/traces.js";
 
 type Run = { g: ReturnType<typeof groupStats>; r: ReturnType<typeof simulateNodes>; busyShort: number; saturated: number };
 const WINDOW = 1000;
@@ -53,7 +53,7 @@ let newestLow: Run;
 
 beforeAll(async () => {
   const engine = loadEngineSync();
-  const tr = await loadEagleTrace(join(process.cwd(), "../shared/traces/eagle-format/YH2_sub.tr"));
+  const tr = await loadEagleTrace(tracePath("eagle-format/YH2_sub.tr"));
   const at = (seed: number, u: number, policy: string, options = {}): Run => {
     const jobs = attachConstraints(tr.jobs, new Rng(seed ^ 0x5eed));
     const r = simulateNodes(jobs, { engine, policy: getNodePolicy(policy, options), workers: workersForUtilization(jobs, u), seed, cutoff: EAGLE_CUTOFFS.yahoo, busyWindow: WINDOW });

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { loadEngineSync } from "../src/index.js";
 import { alignSeries, cdfSeries } from "../src/report/chart-data.js";
 import { escapeHtml, jsonForScript, renderHtmlReport } from "../src/report/html.js";
-import type { ScenarioReport } from "../src/sim/scenario.js";
+import type { ScenarioReport } from "../src/scenarios/index.js";
 import { tinyScenario } from "./fixtures/tiny-scenario.js";
 
 const engine = loadEngineSync({ backend: "js" });

@@ -6,8 +6,9 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { InputError } from "../src/engine/errors.js";
 import { loadEngineSync } from "../src/index.js";
-import { expandGrid, formatSweep, mergeSweepFiles, mergeSweepLines, parseShard, runSweep, shardCells, type SweepSpec } from "../src/report/sweep.js";
-import { cellProgress } from "../src/report/progress.js";
+import { expandGrid, mergeSweepFiles, mergeSweepLines, parseShard, runSweep, shardCells, type SweepSpec } from "../src/sweep/index.js";
+import { formatSweep } from "../src/report/sweep-text.js";
+import { cellProgress } from "../src/cli/progress.js";
 import { TINY, tinyScenario } from "./fixtures/tiny-scenario.js";
 
 const FIXTURE = new URL("./fixtures/tiny-scenario.ts", import.meta.url);

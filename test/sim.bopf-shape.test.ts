@@ -2,7 +2,6 @@
 // time under SP stays low while DRF's grows with the number of TQs.
 import { describe, expect, it } from "vitest";
 import { loadEngineSync } from "../src/index.js";
-import "../src/policies/index.js";
 import { simulate } from "../src/sim/simulator.js";
 import { bopfWorkload } from "../src/workloads/bopf.js";
 

@@ -3,7 +3,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { InputError, loadEngineSync } from "../src/index.js";
-import "../src/policies/index.js";
 import { SimulationError } from "../src/sim/errors.js";
 import type { Workload } from "../src/sim/model.js";
 import type { ClusterState, Policy, PolicyActions, SimEvent } from "../src/sim/policy.js";

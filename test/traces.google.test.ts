@@ -1,4 +1,4 @@
-// Google cluster trace 2011 loader: the real part file in ../shared/traces, corrupted copies,
+// Google cluster trace 2011 loader: the real part file (found by test/helpers/traces.ts), corrupted copies,
 // and the mapping rules on hand-written rows.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,8 +9,9 @@ import { InputError } from "../src/engine/errors.js";
 import { validateWorkload } from "../src/sim/validate-workload.js";
 import { GoogleTraceBuilder, LineProblem, loadGoogle2011, loadTrace, parseJobEvent, parseTaskEvent } from "../src/traces/index.js";
 import { IssueLog } from "../src/traces/issues.js";
+import { tracePath } from "./helpers/traces.js";
 
-const DIR = new URL("../../shared/traces/google-2011/", import.meta.url).pathname;
+const DIR = tracePath("google-2011");
 const TASKS = join(DIR, "task_events-part-00001-of-00500.csv.gz");
 const JOBS = join(DIR, "job_events-part-00001-of-00500.csv.gz");
 

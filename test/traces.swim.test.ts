@@ -1,4 +1,4 @@
-// SWIM Facebook 2009 loader: the real TSV in ../shared/traces, corrupted copies, and the model.
+// SWIM Facebook 2009 loader: the real TSV (found by test/helpers/traces.ts), corrupted copies, and the model.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,8 +7,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import { InputError } from "../src/engine/errors.js";
 import { validateWorkload } from "../src/sim/validate-workload.js";
 import { LineProblem, SWIM_DEFAULTS, loadSwim, loadTrace, parseSwimLine, swimJob } from "../src/traces/index.js";
+import { tracePath } from "./helpers/traces.js";
 
-const FILE = new URL("../../shared/traces/swim/FB-2009_samples_24_times_1hr_0.tsv", import.meta.url).pathname;
+const FILE = tracePath("swim/FB-2009_samples_24_times_1hr_0.tsv");
 const MiB = 1024 * 1024;
 
 const tmp = mkdtempSync(join(tmpdir(), "fairsched-swim-"));

@@ -7,7 +7,7 @@
 // (the alpha-strategy asks for more but uses about the same).
 import type { Workload } from "../sim/model.js";
 import { Rng } from "../sim/random.js";
-import { registerScenario, type Scenario } from "../sim/scenario.js";
+import type { Scenario } from "./scenario.js";
 import { simulate } from "../sim/simulator.js";
 import { bopfWorkload, type BopfWorkloadParams } from "../workloads/bopf.js";
 import { alphaRequest, type Correlation } from "../bopf/alpha.js";
@@ -86,4 +86,3 @@ export const bopfUncertainScenario: Scenario = {
   },
 };
 
-registerScenario(bopfUncertainScenario);

@@ -3,10 +3,10 @@
 // tasks of 1 time unit. MLRF ends at 160 / 240, LTRF at 200 / 200.
 import type { Engine } from "../engine/engine.js";
 import { InputError } from "../engine/errors.js";
-import type { Table } from "../report/table.js";
+import type { Table } from "./table.js";
 import { stepFairness } from "../ltrf/fairness.js";
 import { runStepModel, type FlatPolicyName, type StepModelInput, type StepRecord } from "../ltrf/step-model.js";
-import { registerScenario, type Scenario } from "../sim/scenario.js";
+import type { Scenario } from "./scenario.js";
 
 export const TABLE1: StepModelInput = {
   capacity: 100,
@@ -65,4 +65,3 @@ export const ltrfTable1Scenario: Scenario = {
   },
 };
 
-registerScenario(ltrfTable1Scenario);

@@ -1,12 +1,9 @@
-// The `sweep` and `merge` commands, ready to attach to the CLI's commander program (the lead's
-// src/cli/program.ts calls addSweepCommands(program)). Their actions are async: the program must
-// be run with parseAsync.
-import { writeFileSync } from "node:fs";
+// The `sweep` and `merge` commands, attached to the CLI's commander program by program.ts. Their
+// actions are async: the program must be run with parseAsync.
 import { Command, InvalidArgumentError } from "commander";
-import { InputError } from "../engine/errors.js";
-import type { ScenarioReport } from "../sim/scenario.js";
-import { renderHtmlReport } from "./html.js";
-import { formatSweep, mergeSweepFiles, mergeSweepLines, parseShard, runSweep, type ParamValue } from "./sweep.js";
+import { formatSweep } from "../report/sweep-text.js";
+import { mergeSweepFiles, mergeSweepLines, parseShard, runSweep, type ParamValue } from "../sweep/index.js";
+import { cellProgress } from "./progress.js";
 
 /** `name=v1,v2,...` (numbers where numeric), accumulated over repeated --grid options. */
 export function gridArg(v: string, acc: Record<string, ParamValue[]>): Record<string, ParamValue[]> {
@@ -29,17 +26,6 @@ export function seedsArg(v: string): number[] {
   const seeds = v.split(",").map((x) => x.trim());
   if (!seeds.every((x) => /^-?\d+$/.test(x))) throw new InvalidArgumentError(`--seeds must be integers like 1,2,3 or a range 1..10, got '${v}'`);
   return seeds.map(Number);
-}
-
-/** Writes a report as HTML (by extension .html/.htm) or JSON. */
-export function writeReportFile(file: string, reports: ScenarioReport[]): void {
-  const html = /\.html?$/i.test(file);
-  const text = html ? renderHtmlReport(reports) : JSON.stringify(reports.length === 1 ? reports[0] : reports, null, 2) + "\n";
-  try {
-    writeFileSync(file, text);
-  } catch (e) {
-    throw new InputError("--out", `cannot write ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-  }
 }
 
 interface SweepCliOptions {
@@ -71,7 +57,15 @@ export function addSweepCommands(program: Command, defaultPolicies: (scenario: s
       const policies = o.policies ? o.policies.split(",").map((s) => s.trim()).filter(Boolean) : defaultPolicies(o.scenario);
       const shard = o.shard ? parseShard(o.shard) : undefined;
       const out = o.out ?? (shard ? `sweep-${shard.index}-of-${shard.count}.jsonl` : "sweep.jsonl");
-      const lines = await runSweep({ scenario: o.scenario, policies, params: o.grid, seeds: o.seeds }, { shard, workers: o.workers, out, backend: o.backend });
+      const spec = { scenario: o.scenario, policies, params: o.grid, seeds: o.seeds };
+      let bar: ReturnType<typeof cellProgress> | undefined;
+      const lines = await runSweep(spec, {
+        shard, workers: o.workers, out, backend: o.backend,
+        onProgress: (done, total) => {
+          bar ??= cellProgress(`sweep ${o.scenario}`, total, process.stderr);
+          if (done > 0) bar.tick();
+        },
+      }).finally(() => bar?.done());
       if (shard) {
         process.stdout.write(`${lines.length - 1} cells of shard ${shard.index}/${shard.count} written to ${out}; combine every shard with \`fairsched merge\`\n`);
       } else {

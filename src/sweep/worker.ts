@@ -4,12 +4,12 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { InputError } from "../engine/errors.js";
 import { loadEngineSync } from "../engine/load.js";
-import { getScenario, listScenarios } from "../sim/scenario.js";
-import type { SweepCell } from "./sweep-grid.js";
+import { getScenario, listScenarios } from "../scenarios/registry.js";
+import type { SweepCell } from "./grid.js";
 
 export interface WorkerInit {
   scenario: string;
-  /** Module URLs imported before the first cell: they register the scenarios (and policies). */
+  /** Module URLs imported before the first cell: users' own scenarios and policies register there (the built-ins need none). */
   modules: string[];
   backend: "wasm" | "js";
 }

@@ -1,9 +1,9 @@
 // `fairsched simulate --trace FILE`: a real trace as the workload, run under each policy with the
 // queue-level simulator, reported like a scenario (tables, charts, metrics, the load summary).
 import type { Engine } from "../engine/engine.js";
-import { allQueuePolicies, comparisonTable, reportOf, runPolicies, shareTable } from "../scenarios/common.js";
-import type { ScenarioReport } from "../sim/scenario.js";
 import { loadTrace, type LoadSummary } from "../traces/index.js";
+import { allQueuePolicies, comparisonTable, reportOf, runPolicies, shareTable } from "./common.js";
+import type { ScenarioReport } from "./scenario.js";
 
 export interface TraceRunOptions {
   format?: string;
@@ -16,7 +16,7 @@ export interface TraceRunOptions {
   onProgress?: (fraction: number) => void;
 }
 
-export async function traceReport(file: string, o: TraceRunOptions): Promise<{ report: ScenarioReport; summary: LoadSummary }> {
+export async function replayTrace(file: string, o: TraceRunOptions): Promise<{ report: ScenarioReport; summary: LoadSummary }> {
   const { workload, summary } = await loadTrace(file, { format: o.format, lenient: o.lenient, params: o.params });
   workload.seed = o.seed;
   const set = runPolicies(workload, o.policies ?? allQueuePolicies(), o.engine, o.seed, {}, o.onProgress);
@@ -27,9 +27,3 @@ export async function traceReport(file: string, o: TraceRunOptions): Promise<{ r
   return { report, summary };
 }
 
-/** One line for stderr when a lenient load skipped lines (empty when none). */
-export function skippedNote(s: LoadSummary): string {
-  if (s.skipped === 0) return "";
-  const why = Object.entries(s.skippedByReason).map(([k, v]) => `${k}: ${v}`).join(", ");
-  return `skipped ${s.skipped} malformed line${s.skipped === 1 ? "" : "s"} (${why}); first: ${s.firstSkipped[0]}\n`;
-}

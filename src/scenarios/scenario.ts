@@ -1,9 +1,9 @@
 // Scenarios: named, seeded experiments that run one or more policies and return a report.
 // Queue-level scenarios use the simulator in src/sim/simulator.ts; Phoenix (node-level)
-// and Justice (job-level deadline mode) bring their own loops but report the same way.
+// and Justice (job-level deadline mode) run their own models but report the same way.
+// The registry of scenarios by name is registry.ts.
 import type { Engine } from "../engine/engine.js";
-import type { Table } from "../report/table.js";
-import { NamedRegistry } from "./named-registry.js";
+import type { Table } from "./table.js";
 
 export interface ScenarioOptions {
   /** Policy names to compare; default: the scenario's own list. */
@@ -42,9 +42,3 @@ export interface Scenario {
   readonly defaultPolicies: string[];
   run(opts: ScenarioOptions): ScenarioReport;
 }
-
-const scenarios = new NamedRegistry<Scenario>("scenario");
-
-export const registerScenario = (s: Scenario): void => scenarios.register(s);
-export const getScenario = (name: string): Scenario | undefined => scenarios.get(name);
-export const listScenarios = (): Scenario[] => scenarios.list();
