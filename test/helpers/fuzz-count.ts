@@ -21,7 +21,11 @@ if (out) {
     // one reporter for sync and async properties (fast-check refuses both options together)
     reporter(details) {
       record(details);
-      if (details.failed) throw new Error(fc.defaultReportMessage(details));
+      if (details.failed) {
+        // the property's own error (an assertion, a TypeError) after fast-check's report
+        const cause = details.errorInstance as Error | undefined;
+        throw new Error(`${fc.defaultReportMessage(details)}\nCaused by: ${cause?.stack ?? String(cause)}`, { cause });
+      }
     },
   });
 }
