@@ -118,6 +118,8 @@ export class JusticeEstimator {
   private lastFrac: number | null = null;
   private lastSuccess: boolean | null = null;
   private readonly errorAvg: SmoothedAverage;
+  /** Sum of fractionErrorList (the equal-weight average's numerator), to refuse an overflow before it happens. */
+  private errorSum = 0;
 
   constructor(opts: EstimatorOptions) {
     if (opts === null || typeof opts !== "object") throw new InputError("options", "expected an object");
@@ -142,13 +144,23 @@ export class JusticeEstimator {
 
     const deadlineCPUs = compTime / deadline;
     const minReqRate = deadlineCPUs / maxCPUs;
+    const lastFrac = cpus / maxCPUs;
+    const err = minReqRate - lastFrac;
+    // Every value this job adds to the state must stay finite: one Infinity (compTime
+    // Number.MAX_VALUE over a deadline below 1) would be kept in MaxCPUFrac and the error
+    // average for good, and every later estimate would be NaN or Infinity. Checked before
+    // anything is written, so a refused job leaves the estimator as it was.
+    const nextAvg = this.errorAvg.count === 0 ? err : this.errorWeighting === "equal" ? (this.errorSum + err) / (this.errorAvg.count + 1) : this.smoothing * err + (1 - this.smoothing) * this.errorAvg.average;
+    if (!Number.isFinite(minReqRate) || !Number.isFinite(err) || !Number.isFinite(this.errorSum + err) || !Number.isFinite(nextAvg)) {
+      throw new InputError("compTime", `the job's rate compTime / deadline / min(requestedTasks, capacity) = ${String(minReqRate)} (compTime ${compTime}, deadline ${deadline}) takes the estimator's state beyond f64; rescale the units`);
+    }
     this.rates.push(minReqRate);
     this.minFrac = this.minFrac === null ? minReqRate : Math.min(this.minFrac, minReqRate);
     this.maxFrac = this.maxFrac === null ? minReqRate : Math.max(this.maxFrac, minReqRate);
-    this.lastFrac = cpus / maxCPUs;
+    this.lastFrac = lastFrac;
     this.lastSuccess = met;
-    const err = minReqRate - this.lastFrac;
     this.errors.push(err);
+    this.errorSum += err;
     this.errorAvg.add(err);
   }
 

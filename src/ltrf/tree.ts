@@ -88,14 +88,17 @@ export function buildTree(leaves: readonly TreeLeaf[], groupWeights: Record<stri
   // is not guaranteed by id order, so sum leaves directly)
   const leafSum = new Float64Array(total);
   for (let i = 0; i < n; i++) for (let v = parent[i]; v >= 0; v = parent[v]) leafSum[v] += weight[i];
+  // Configured weights are read as the object's own keys into a Map: a group named like an
+  // Object.prototype property ("constructor", "__proto__") must not read an inherited value.
+  const configured = new Map<number, number>();
   for (const [key, w] of Object.entries(groupWeights)) {
     const id = groupId.get(key);
     if (id === undefined) throw new InputError(`groupWeights.${key}`, "names no group of the queues' paths");
     if (typeof w !== "number" || !(w > 0) || !Number.isFinite(w)) throw new InputError(`groupWeights.${key}`, `must be a finite number > 0 (got ${describeValue(w)})`);
+    configured.set(id, w);
   }
   for (let g = n; g < total; g++) {
-    const cfg = groupWeights[groupPath[g - n]];
-    weight[g] = cfg ?? (leafSum[g] > 0 ? leafSum[g] : 1);
+    weight[g] = configured.get(g) ?? (leafSum[g] > 0 ? leafSum[g] : 1);
   }
   return { leaves: n, nodes: total, root: n, parent, children, weight, firstLeaf, names };
 }
