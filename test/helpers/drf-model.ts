@@ -1,4 +1,4 @@
-// Independent reference math for DRF tests: utilities, water-filling, random instances.
+// Random DRF instances for the engine tests (the reference math lives in the test kit).
 import fc from "fast-check";
 
 export interface Instance {
@@ -9,10 +9,6 @@ export interface Instance {
 
 // The Leontief reference math has one home, the public test kit (src/testkit/model.ts).
 export { dominantShare, utility, waterFill } from "../../src/testkit/model.js";
-
-export function row(a: Float64Array, i: number, k: number): Float64Array {
-  return a.subarray(i * k, i * k + k);
-}
 
 const pos = fc.double({ min: 0.1, max: 100, noNaN: true, noDefaultInfinity: true });
 const dem = fc.oneof(
