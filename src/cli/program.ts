@@ -12,6 +12,7 @@ import "../scenarios/index.js";
 import { addSweepCommands, writeReportFile } from "../report/cli-sweep.js";
 import { skippedNote, traceReport } from "../report/trace-report.js";
 import { allocate } from "./allocate.js";
+import { addFuzzCommand } from "./fuzz.js";
 import { progressBar } from "./progress.js";
 
 function intArg(name: string) {
@@ -116,6 +117,7 @@ export function buildProgram(): Command {
       process.stdout.write(lines.join("\n") + "\n");
     });
   addSweepCommands(program, (name) => getScenario(name)?.defaultPolicies ?? []);
+  addFuzzCommand(program);
   return program;
 }
 
