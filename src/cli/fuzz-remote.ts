@@ -1,7 +1,9 @@
 // Allocators that run outside the fuzzer's own thread, so that a crash, a hang or garbage is a
 // finding and never takes the fuzzer down: a command speaking JSON lines (--cmd) or an ES
 // module's default export in a worker thread (--allocator). Each call waits at most
-// `timeoutMs`; on a timeout the child is killed and restarted for the next call.
+// `timeoutMs` (a command's first call after it starts gets STARTUP_GRACE_MS more, to boot);
+// on a timeout the child is killed, restarted and asked once more (a loaded machine can miss
+// one deadline), and a second timeout is the finding.
 import { spawn, type ChildProcess } from "node:child_process";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
@@ -14,6 +16,9 @@ export interface RemoteAllocator {
   allocate(state: ClusterState): Promise<Allocation>;
   close(): void;
 }
+
+/** Extra time for a command's first answer after it starts (interpreters take a while to boot). */
+export const STARTUP_GRACE_MS = 3000;
 
 const clip = (s: string, n = 200) => (s.length > n ? s.slice(0, n) + "..." : s);
 
@@ -64,14 +69,14 @@ export function commandAllocator(command: string, timeoutMs: number): RemoteAllo
     child = c;
     return c;
   };
-  const nextLine = (c: ChildProcess, state: ClusterState): Promise<string> => {
+  const nextLine = (c: ChildProcess, state: ClusterState, limitMs: number): Promise<string> => {
     if (lines.length > 0) return Promise.resolve(lines.shift()!);
     return new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => {
         waiting = null;
         kill();
-        reject(new AllocatorFault(`the command did not answer within ${timeoutMs} ms (killed and restarted)`, state));
-      }, timeoutMs);
+        reject(new AllocatorFault(`the command did not answer within ${timeoutMs} ms, twice (killed and restarted)`, state, true));
+      }, limitMs);
       waiting = {
         resolve: (l) => { clearTimeout(timer); resolve(l); },
         reject: (e) => { clearTimeout(timer); reject(new AllocatorFault(e.message, state)); },
@@ -79,11 +84,25 @@ export function commandAllocator(command: string, timeoutMs: number): RemoteAllo
       if (c !== child) waiting.reject(new Error("the command exited"));
     });
   };
+  const request = (state: ClusterState) => JSON.stringify({
+    capacity: state.capacity, demands: state.demands, weights: state.weights,
+    ...(state.tasks ? { tasks: state.tasks } : {}), ...(state.offsets ? { offsets: state.offsets } : {}),
+  }) + "\n";
+  const exchange = async (state: ClusterState): Promise<string> => {
+    const fresh = child === null;
+    const c = child ?? start();
+    c.stdin!.write(request(state));
+    return nextLine(c, state, timeoutMs + (fresh ? STARTUP_GRACE_MS : 0));
+  };
   return {
     async allocate(state) {
-      const c = child ?? start();
-      c.stdin!.write(JSON.stringify({ capacity: state.capacity, demands: state.demands, weights: state.weights, ...(state.tasks ? { tasks: state.tasks } : {}), ...(state.offsets ? { offsets: state.offsets } : {}) }) + "\n");
-      const line = await nextLine(c, state);
+      let line: string;
+      try {
+        line = await exchange(state);
+      } catch (e) {
+        if (!(e instanceof AllocatorFault && e.hang)) throw e;
+        line = await exchange(state); // once more, on a fresh child
+      }
       let msg: unknown;
       try {
         msg = JSON.parse(line);
@@ -106,10 +125,10 @@ export async function moduleAllocator(file: string, timeoutMs: number): Promise<
   const href = pathToFileURL(file).href;
   let worker: Worker | null = null;
   let seq = 0;
-  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
-  const failAll = (why: string) => {
-    for (const p of pending.values()) p.reject(new Error(why));
-    pending.clear();
+  const pending = new Map<number, { w: Worker; resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  /** Fails the calls waiting on thread `w` (null: all). */
+  const failAll = (w: Worker | null, why: string) => {
+    for (const [id, p] of pending) if (w === null || p.w === w) { pending.delete(id); p.reject(new Error(why)); }
   };
   const start = (): Promise<Worker> => new Promise((resolve, reject) => {
     // its console output is drained, not mixed into the report on our stdout
@@ -126,12 +145,11 @@ export async function moduleAllocator(file: string, timeoutMs: number): Promise<
       if (m.error !== undefined) p.reject(new Error(`the allocator threw: ${m.error}`));
       else p.resolve(m.allocation);
     });
-    w.on("error", (e) => { if (!ready) reject(new InputError("--allocator", `${file}: ${e.message}`)); else failAll(`the allocator crashed its thread: ${e.message}`); if (worker === w) worker = null; });
-    w.on("exit", (code) => { if (!ready) reject(new InputError("--allocator", `${file}: the module exited (code ${code}) while loading`)); failAll(`the allocator's thread exited (code ${code})`); if (worker === w) worker = null; });
+    w.on("error", (e) => { if (!ready) reject(new InputError("--allocator", `${file}: ${e.message}`)); else failAll(w, `the allocator crashed its thread: ${e.message}`); if (worker === w) worker = null; });
+    w.on("exit", (code) => { if (!ready) reject(new InputError("--allocator", `${file}: the module exited (code ${code}) while loading`)); failAll(w, `the allocator's thread exited (code ${code})`); if (worker === w) worker = null; });
   });
   worker = await start();
-  return {
-    async allocate(state) {
+  const once = async (state: ClusterState): Promise<Allocation> => {
       worker ??= await start();
       const w = worker;
       const id = ++seq;
@@ -140,17 +158,27 @@ export async function moduleAllocator(file: string, timeoutMs: number): Promise<
           pending.delete(id);
           if (worker === w) worker = null;
           void w.terminate();
-          reject(new AllocatorFault(`the allocator did not answer within ${timeoutMs} ms (its thread was stopped and restarted)`, state));
+          reject(new AllocatorFault(`the allocator did not answer within ${timeoutMs} ms, twice (its thread was stopped and restarted)`, state, true));
         }, timeoutMs);
         pending.set(id, {
+          w,
           resolve: (v) => { clearTimeout(timer); resolve(v as Allocation); },
           reject: (e) => { clearTimeout(timer); reject(new AllocatorFault(e.message, state)); },
         });
         w.postMessage({ id, state });
       });
+  };
+  return {
+    async allocate(state) {
+      try {
+        return await once(state);
+      } catch (e) {
+        if (!(e instanceof AllocatorFault && e.hang)) throw e;
+        return once(state); // once more, on a fresh thread
+      }
     },
     close() {
-      failAll("closed");
+      failAll(null, "closed");
       void worker?.terminate();
       worker = null;
     },

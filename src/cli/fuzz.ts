@@ -65,7 +65,8 @@ async function fuzz(o: FuzzOptions): Promise<number> {
     }
     const bar = progressBar("fuzz");
     const report = await checkAllocator(remote.allocate, {
-      axioms, runs: o.runs, seed: o.seed, taskGranular: !!o.tasks, timeoutMs: o.timeoutMs, timeLimitMs: o.timeLimitMs,
+      // no timeoutMs here: the remote enforces it (with a restart and one retry)
+      axioms, runs: o.runs, seed: o.seed, taskGranular: !!o.tasks, timeLimitMs: o.timeLimitMs,
       maxQueues: o.maxQueues, maxResources: o.maxResources, tolerance: o.tolerance,
       onProgress: (done, total) => bar.update(done / total),
     });

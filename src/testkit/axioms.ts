@@ -24,7 +24,8 @@ export interface AxiomContext {
 
 /** A crash, hang, garbage or wrong shape: a finding about the allocator, reported with its input. */
 export class AllocatorFault extends Error {
-  constructor(message: string, readonly state: ClusterState) {
+  /** `hang`: the allocator did not answer in time (such a case is reported unshrunk: shrinking would wait on every hang). */
+  constructor(message: string, readonly state: ClusterState, readonly hang = false) {
     super(message);
     this.name = "AllocatorFault";
   }

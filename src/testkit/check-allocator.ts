@@ -55,7 +55,7 @@ function guarded(allocate: Allocator, timeoutMs: number | undefined): AxiomConte
         else {
           let timer: ReturnType<typeof setTimeout> | undefined;
           const expired = new Promise<never>((_, reject) => {
-            timer = setTimeout(() => reject(new AllocatorFault(`the allocator did not answer within ${timeoutMs} ms`, state)), timeoutMs);
+            timer = setTimeout(() => reject(new AllocatorFault(`the allocator did not answer within ${timeoutMs} ms`, state, true)), timeoutMs);
           });
           try { raw = await Promise.race([out, expired]); } finally { clearTimeout(timer); }
         }
@@ -70,12 +70,13 @@ function guarded(allocate: Allocator, timeoutMs: number | undefined): AxiomConte
   };
 }
 
-/** One check of one input: null, or the sentence saying what broke (a fault names its input). */
-async function runOnce(id: AxiomId, input: AxiomInput, ctx: AxiomContext): Promise<string | null> {
+/** One check of one input: null, or what broke (a fault names its input). */
+async function runOnce(id: AxiomId, input: AxiomInput, ctx: AxiomContext): Promise<{ message: string; hang: boolean } | null> {
   try {
-    return await AXIOMS.get(id)!.check(input, ctx);
+    const message = await AXIOMS.get(id)!.check(input, ctx);
+    return message === null ? null : { message, hang: false };
   } catch (e) {
-    if (e instanceof AllocatorFault) return `${e.message} (input: ${JSON.stringify(e.state)})`;
+    if (e instanceof AllocatorFault) return { message: `${e.message} (input: ${JSON.stringify(e.state)})`, hang: e.hang };
     throw e;
   }
 }
@@ -118,24 +119,31 @@ export async function checkAllocator(allocate: Allocator, options: CheckAllocato
   let done = 0;
   const total = r.runs * r.axioms.length;
   for (const id of r.axioms) {
-    let lastFailure: string | null = null;
+    let lastFailure: { message: string; hang: boolean } | null = null;
     let tried = 0;
     const property = fc.asyncProperty(AXIOMS.get(id)!.input(r.stateOptions), async (input) => {
-      const message = await runOnce(id, input, r.ctx);
-      if (tried < r.runs) { tried++; done++; options.onProgress?.(done, total, id); }
-      if (message !== null) { lastFailure = message; return false; }
+      const failure = await runOnce(id, input, r.ctx);
+      if (tried < r.runs) { tried++; done++; options.onProgress?.(Math.min(done, total), total, id); }
+      if (failure !== null) { lastFailure = failure; return false; }
       return true;
     });
-    const details = await fc.check(property, {
-      numRuns: r.runs, seed: r.seed, path: options.path,
-      interruptAfterTimeLimit: options.timeLimitMs, markInterruptAsFailure: false,
-    });
+    const params = { numRuns: r.runs, seed: r.seed, interruptAfterTimeLimit: options.timeLimitMs, markInterruptAsFailure: false };
+    // first find a failure without shrinking; shrink it (a rerun from its path) unless it is a hang
+    let details = await fc.check(property, { ...params, path: options.path, endOnFailure: true });
+    let shrunk = false;
+    const runs = details.numRuns;
+    const first = lastFailure as { message: string; hang: boolean } | null;
+    if (details.failed && details.counterexamplePath && first && !first.hang) {
+      const again = await fc.check(property, { ...params, path: details.counterexamplePath });
+      if (again.failed) { details = again; shrunk = true; }
+    }
     done += r.runs - tried;
-    const report: AxiomReport = { axiom: id, passed: !details.failed, runs: details.numRuns, seed: r.seed };
-    if (details.interrupted && details.numRuns === 0) report.interrupted = true;
+    const report: AxiomReport = { axiom: id, passed: !details.failed, runs, seed: r.seed };
+    if (details.interrupted && runs === 0) report.interrupted = true;
     if (details.failed) {
       const input = details.counterexample?.[0] as AxiomInput | undefined;
-      report.message = lastFailure ?? details.errorInstance?.toString() ?? "the property failed";
+      const last = lastFailure as { message: string; hang: boolean } | null;
+      report.message = (last?.message ?? details.errorInstance?.toString() ?? "the property failed") + (shrunk ? "" : " (not shrunk)");
       if (input) report.counterexample = { axiom: id, tasks: r.ctx.tasks, tolerance: r.ctx.tolerance, input };
       if (details.counterexamplePath) report.path = details.counterexamplePath;
     }
@@ -156,5 +164,5 @@ export async function replayCase(allocate: Allocator, c: FuzzCase, options: Pick
   if (!c || typeof c !== "object" || !AXIOMS.has(c.axiom)) throw new RangeError(`case.axiom: expected one of ${AXIOM_IDS.join(", ")}, got ${JSON.stringify(c?.axiom)}`);
   if (!c.input || typeof c.input !== "object" || !c.input.state) throw new RangeError("case.input.state: missing");
   const r = resolve(allocate, { taskGranular: !!c.tasks, tolerance: c.tolerance, ...options, axioms: [c.axiom] });
-  return runOnce(c.axiom, c.input, r.ctx);
+  return (await runOnce(c.axiom, c.input, r.ctx))?.message ?? null;
 }
