@@ -7,3 +7,4 @@ export { checkAllocator, assertFair, replayCase, type CheckAllocatorOptions } fr
 export { formatReport } from "./format.js";
 export { referenceDrf } from "./reference.js";
 export { utility, dominantShare, waterFill } from "./model.js";
+export { checkPolicy, workloadArb, POLICY_CHECK_IDS, type CheckPolicyOptions, type PolicyCheckId, type PolicyCheckReport, type PolicyReport } from "./check-policy.js";
