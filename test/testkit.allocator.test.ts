@@ -6,6 +6,7 @@ import {
   AXIOM_IDS, assertFair, checkAllocator, clusterStateArb, referenceDrf, replayCase, type Allocator,
 } from "../src/testkit/index.js";
 import { loadEngineSync } from "../src/engine/load.js";
+import { InputError } from "../src/engine/errors.js";
 import { assetFairness, mesosAllocator, yarnAllocator } from "./fixtures/testkit/baselines.js";
 
 const engine = loadEngineSync();
@@ -38,10 +39,11 @@ describe("clusterStateArb", () => {
     }), { numRuns: 100 });
   });
 
-  it("a bad knob is a RangeError naming it", () => {
-    expect(() => clusterStateArb({ minQueues: 0 })).toThrow(/minQueues/);
-    expect(() => clusterStateArb({ capacity: { min: 0, max: 1 } })).toThrow(/capacity/);
-    expect(() => clusterStateArb({ zeroDemandProbability: 2 })).toThrow(/zeroDemandProbability/);
+  it("a bad knob is an InputError naming it", () => {
+    expect(() => clusterStateArb({ minQueues: 0 })).toThrow(InputError);
+    expect(() => clusterStateArb({ minQueues: 0 })).toThrow(/^minQueues: /);
+    expect(() => clusterStateArb({ capacity: { min: 0, max: 1 } })).toThrow(/^capacity: /);
+    expect(() => clusterStateArb({ zeroDemandProbability: 2 })).toThrow(/^zeroDemandProbability: /);
   });
 });
 
@@ -88,9 +90,11 @@ describe("checkAllocator / assertFair / replayCase", () => {
     expect(t.axioms[0].message).toMatch(/^the allocator threw: nope \(input: /);
   });
 
-  it("bad options are RangeErrors", async () => {
-    await expect(checkAllocator(drf, { axioms: ["fairness" as never] })).rejects.toThrow(/unknown axiom 'fairness'/);
-    await expect(checkAllocator(drf, { runs: 0 })).rejects.toThrow(/runs/);
+  it("bad options are InputErrors naming the option", async () => {
+    await expect(checkAllocator(drf, { axioms: ["fairness" as never] })).rejects.toThrow(InputError);
+    await expect(checkAllocator(drf, { axioms: ["fairness" as never] })).rejects.toThrow(/^axioms: unknown axiom 'fairness'/);
+    await expect(checkAllocator(drf, { runs: 0 })).rejects.toThrow(/^runs: /);
+    await expect(replayCase(drf, { axiom: "feasibility" } as never)).rejects.toThrow(/^case\.input\.state: missing/);
   });
 });
 

@@ -2,6 +2,7 @@
 // resource count as an integer) rather than chained generators, so that fast-check shrinks a
 // failing state by dropping queues and resources: counterexamples end up small.
 import fc from "fast-check";
+import { InputError } from "../engine/errors.js";
 import type { ClusterState } from "./types.js";
 
 export interface Range {
@@ -52,26 +53,26 @@ function roundish(range: Range, roundOdds = 5): fc.Arbitrary<number> {
 
 function checkRange(name: string, r: Range, positive: boolean): void {
   if (!(Number.isFinite(r.min) && Number.isFinite(r.max) && r.min <= r.max && (positive ? r.min > 0 : r.min >= 0))) {
-    throw new RangeError(`${name}: expected finite min <= max with min ${positive ? "> 0" : ">= 0"}, got ${JSON.stringify(r)}`);
+    throw new InputError(name, `expected finite min <= max with min ${positive ? "> 0" : ">= 0"}, got ${JSON.stringify(r)}`);
   }
 }
 
-/** The options with defaults filled in, validated (a RangeError names the bad knob). */
+/** The options with defaults filled in, validated (an InputError names the bad knob). */
 export function resolveStateOptions(o: ClusterStateOptions = {}): Required<ClusterStateOptions> {
   const r = { ...DEFAULT_STATE_OPTIONS, ...Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) } as Required<ClusterStateOptions>;
   for (const key of ["minQueues", "maxQueues", "minResources", "maxResources"] as const) {
-    if (!Number.isInteger(r[key]) || r[key] < 1) throw new RangeError(`${key}: expected an integer >= 1, got ${r[key]}`);
+    if (!Number.isInteger(r[key]) || r[key] < 1) throw new InputError(key, `expected an integer >= 1, got ${r[key]}`);
   }
-  if (r.minQueues > r.maxQueues) throw new RangeError(`minQueues ${r.minQueues} > maxQueues ${r.maxQueues}`);
-  if (r.minResources > r.maxResources) throw new RangeError(`minResources ${r.minResources} > maxResources ${r.maxResources}`);
+  if (r.minQueues > r.maxQueues) throw new InputError("minQueues", `${r.minQueues} > maxQueues ${r.maxQueues}`);
+  if (r.minResources > r.maxResources) throw new InputError("minResources", `${r.minResources} > maxResources ${r.maxResources}`);
   checkRange("capacity", r.capacity, true);
   checkRange("demand", r.demand, true);
   if (r.weights) checkRange("weights", r.weights, true);
   if (r.offsets) checkRange("offsets", r.offsets, false);
   if (r.tasks && !(Number.isInteger(r.tasks.min) && Number.isInteger(r.tasks.max) && r.tasks.min >= 1 && r.tasks.min <= r.tasks.max)) {
-    throw new RangeError(`tasks: expected integers 1 <= min <= max, got ${JSON.stringify(r.tasks)}`);
+    throw new InputError("tasks", `expected integers 1 <= min <= max, got ${JSON.stringify(r.tasks)}`);
   }
-  if (!(r.zeroDemandProbability >= 0 && r.zeroDemandProbability <= 1)) throw new RangeError(`zeroDemandProbability: expected 0..1, got ${r.zeroDemandProbability}`);
+  if (!(r.zeroDemandProbability >= 0 && r.zeroDemandProbability <= 1)) throw new InputError("zeroDemandProbability", `expected 0..1, got ${r.zeroDemandProbability}`);
   return r;
 }
 

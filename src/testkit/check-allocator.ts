@@ -2,6 +2,7 @@
 // builders. Each axiom is a fast-check async property over its own input arbitrary; a
 // failure is shrunk by fast-check and reported as a self-contained case plus seed and path.
 import fc from "fast-check";
+import { InputError } from "../engine/errors.js";
 import type { Engine } from "../engine/engine.js";
 import { loadEngineSync } from "../engine/load.js";
 import { cloneState, resolveStateOptions, type ClusterStateOptions } from "./arbitraries.js";
@@ -90,13 +91,13 @@ interface Resolved {
 }
 
 function resolve(allocate: Allocator, options: CheckAllocatorOptions): Resolved {
-  if (typeof allocate !== "function") throw new TypeError(`allocate: expected a function, got ${typeof allocate}`);
+  if (typeof allocate !== "function") throw new InputError("allocate", `expected a function, got ${typeof allocate}`);
   const axioms = [...(options.axioms ?? AXIOM_IDS)];
-  for (const a of axioms) if (!AXIOMS.has(a)) throw new RangeError(`axioms: unknown axiom '${a}' (known: ${AXIOM_IDS.join(", ")})`);
+  for (const a of axioms) if (!AXIOMS.has(a)) throw new InputError("axioms", `unknown axiom '${a}' (known: ${AXIOM_IDS.join(", ")})`);
   const runs = options.runs ?? DEFAULT_RUNS;
-  if (!Number.isInteger(runs) || runs < 1) throw new RangeError(`runs: expected an integer >= 1, got ${runs}`);
+  if (!Number.isInteger(runs) || runs < 1) throw new InputError("runs", `expected an integer >= 1, got ${runs}`);
   const seed = options.seed ?? (Math.random() * 2 ** 31) | 0;
-  if (!Number.isInteger(seed)) throw new RangeError(`seed: expected an integer, got ${seed}`);
+  if (!Number.isInteger(seed)) throw new InputError("seed", `expected an integer, got ${seed}`);
   const tasks = options.taskGranular ?? false;
   const stateOptions = resolveStateOptions({ ...options, tasks: tasks ? options.tasks || DEFAULT_TASKS : false });
   const engine = options.engine;
@@ -161,8 +162,8 @@ export async function assertFair(allocate: Allocator, options: CheckAllocatorOpt
 
 /** Reruns one saved case (a report's `counterexample`, or a `fairsched fuzz` case file): null when it now passes, else the sentence. */
 export async function replayCase(allocate: Allocator, c: FuzzCase, options: Pick<CheckAllocatorOptions, "timeoutMs" | "drfTolerance" | "engine"> = {}): Promise<string | null> {
-  if (!c || typeof c !== "object" || !AXIOMS.has(c.axiom)) throw new RangeError(`case.axiom: expected one of ${AXIOM_IDS.join(", ")}, got ${JSON.stringify(c?.axiom)}`);
-  if (!c.input || typeof c.input !== "object" || !c.input.state) throw new RangeError("case.input.state: missing");
+  if (!c || typeof c !== "object" || !AXIOMS.has(c.axiom)) throw new InputError("case.axiom", `expected one of ${AXIOM_IDS.join(", ")}, got ${JSON.stringify(c?.axiom)}`);
+  if (!c.input || typeof c.input !== "object" || !c.input.state) throw new InputError("case.input.state", "missing");
   const r = resolve(allocate, { taskGranular: !!c.tasks, tolerance: c.tolerance, ...options, axioms: [c.axiom] });
   return (await runOnce(c.axiom, c.input, r.ctx))?.message ?? null;
 }

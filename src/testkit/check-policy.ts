@@ -5,6 +5,7 @@
 // over-allocation, work conservation, each backlogged queue's time-averaged dominant share,
 // and starvation. Failing workloads are shrunk by fast-check and reported as JSON.
 import fc from "fast-check";
+import { InputError } from "../engine/errors.js";
 import type { Engine } from "../engine/engine.js";
 import { loadEngineSync } from "../engine/load.js";
 import type { JobSpec, Workload } from "../sim/model.js";
@@ -265,7 +266,7 @@ export function checkPolicy(policy: Policy | (() => Policy), options: CheckPolic
   const runs = options.runs ?? 50;
   const seed = options.seed ?? (Math.random() * 2 ** 31) | 0;
   const checks = options.checks ?? POLICY_CHECK_IDS.filter((c) => c !== "work-conservation" || options.workConserving);
-  for (const c of checks) if (!(c in CHECKS)) throw new RangeError(`checks: unknown check '${c}' (known: ${POLICY_CHECK_IDS.join(", ")})`);
+  for (const c of checks) if (!(c in CHECKS)) throw new InputError("checks", `unknown check '${c}' (known: ${POLICY_CHECK_IDS.join(", ")})`);
   const arb = workloadArb({ maxQueues: options.maxQueues ?? 4, maxResources: options.maxResources ?? 3, maxJobs: options.maxJobs ?? 3, maxTasks: options.maxTasks ?? 12 });
   const ctx = { make, engine, tol: options.tolerance ?? 1e-9, starvationTasks: options.starvationTasks };
   const reports: PolicyCheckReport[] = [];
