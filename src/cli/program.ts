@@ -11,6 +11,7 @@ import { replayTrace } from "../scenarios/trace-replay.js";
 import { SimulationError } from "../sim/errors.js";
 import { listPolicies } from "../sim/registry.js";
 import { allocate } from "./allocate.js";
+import { addFuzzCommand } from "./fuzz.js";
 import { progressBar } from "./progress.js";
 import { writeReportFile } from "./report-file.js";
 import { skippedNote } from "./skipped-note.js";
@@ -118,6 +119,7 @@ export function buildProgram(): Command {
       process.stdout.write(lines.join("\n") + "\n");
     });
   addSweepCommands(program, (name) => getScenario(name)?.defaultPolicies ?? []);
+  addFuzzCommand(program);
   return program;
 }
 
