@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm run fuzz`: every fuzz file (test/fuzz.*.test.ts) and stateful harness
-// (test/stateful.*.test.ts) with many more runs than the test suite and a time budget, for use
+// `npm run fuzz`: every fuzz file (test/**/fuzz.test.ts) and stateful harness
+// (test/**/stateful.test.ts) with many more runs than the test suite and a time budget, for use
 // before a release. Prints how many inputs were tried and the failures found; exits 1 on any.
 //
 //   FUZZ_RUNS      runs per property (the suite's default is 300); default 5000
@@ -26,8 +26,9 @@ if (!(runs >= 1) || !(budgetS > 0) || !Number.isInteger(seed)) {
   process.exit(2);
 }
 
-const files = readdirSync(join(root, "test"))
-  .filter((f) => /^(fuzz|stateful)\..+\.test\.ts$/.test(f) && f.includes(filter))
+const files = readdirSync(join(root, "test"), { recursive: true })
+  .map((f) => String(f).split("\\").join("/"))
+  .filter((f) => /(^|\/)(fuzz|stateful)\.test\.ts$/.test(f) && f.includes(filter))
   .sort()
   .map((f) => join("test", f));
 if (files.length === 0) {

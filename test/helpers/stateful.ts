@@ -2,7 +2,7 @@
 // fc.modelRun): a real object a user holds and a simple model of it receive the same random
 // sequence of calls. A valid call must give the model's answer; an invalid call must be an
 // InputError naming a field and leave the object (and the caller's arrays) exactly as before,
-// compared as a deep snapshot. Used by test/stateful.*.test.ts; the engine, admission and
+// compared as a deep snapshot. Used by test/**/stateful.test.ts; the engine, admission and
 // live-scheduler harnesses can reuse it.
 import fc from "fast-check";
 import { expect } from "vitest";
