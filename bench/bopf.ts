@@ -1,4 +1,4 @@
-// The BoPF decision of the paper's overhead experiment (papers/bopf-full.txt §5.2.4: 10,000
+// The BoPF decision of the paper's overhead experiment (the BoPF paper §5.2.4: 10,000
 // LQs with 500 ON/OFF cycles each and 10,000 TQs; admission "approximately 1 ms" on a 2.4 GHz
 // Xeon E3, allocation "less than 1 ms"). Inputs and the decision come from
 // bench/bopf-scenario.ts (periodic burst specs, K = 6, kept as columns): an empty

@@ -15,14 +15,14 @@ export * as justice from "./justice/index.js";
 export * as bopf from "./bopf/index.js";
 export * as ltrf from "./ltrf/index.js";
 // The simulator: model, policy interface, registries (built-ins listed explicitly, no side-effect imports), scenarios.
-export type { Workload, JobSpec, StageSpec, QueueSpec, BurstSpec, JobRecord, JobOutcome } from "./sim/model.js";
-export type { Policy, PolicyFactory, PolicyContext, PolicyActions, ClusterState, QueueState, SimEvent, Admission } from "./sim/policy.js";
+export type { Workload, JobSpec, StageSpec, QueueSpec, BurstSpec, JobRecord, JobOutcome } from "./policy/model.js";
+export type { Policy, PolicyFactory, PolicyContext, PolicyActions, ClusterState, QueueState, SimEvent, Admission } from "./policy/policy.js";
 export { simulate, type SimOptions, type SimResult, type RunMetrics, type QueueMetrics } from "./sim/simulator.js";
 export { SimulationError } from "./errors.js";
 export { registerPolicy, getPolicy, listPolicies, policyNames } from "./sim/registry.js";
 export { registerScenario, getScenario, listScenarios } from "./scenarios/registry.js";
 export type { Scenario, ScenarioReport, ScenarioOptions } from "./scenarios/scenario.js";
-export { Rng } from "./sim/random.js";
+export { Rng } from "./des/random.js";
 export { bopfWorkload, BOPF_DEFAULTS, type BopfWorkloadParams } from "./workloads/bopf.js";
 export { formatTable, type Table } from "./report/table.js";
 // Phoenix node-level mode (the .tr loader, src/phoenix/eagle-trace.ts, is Node-only and not re-exported here)

@@ -10,7 +10,7 @@
 //   window = [0, 25]         count  = [0, 10]    volume = [0, 0, 25, 25]
 // TQ rows' spec cells are ignored (any value). Edge values: count 0 or an all-zero volume
 // is an LQ that never binds (tolerance +Infinity, rate 0), as in admit().
-import { InputError, describeValue } from "../engine/errors.js";
+import { InputError, describeValue } from "../errors.js";
 import type { PeriodicBursts } from "./bursts.js";
 import { KIND_LQ, batchRowError, type AdmissionBatch } from "../kernels/bopf/columns.js";
 

@@ -1,6 +1,6 @@
 // The object API of BoPF admission control: a queue as the caller describes it, the
 // control's options, and the decision it gets back (docs/policies/bopf.md, admission).
-import type { BurstSpec, QueueKind } from "../sim/model.js";
+import type { BurstSpec, QueueKind } from "../policy/model.js";
 import type { BurstsInput } from "./bursts.js";
 
 export type BopfClass = "hard" | "soft" | "elastic" | "rejected";

@@ -1,9 +1,9 @@
 // The checks of BopfAdmissionControl's inputs: its capacity and options, and a queue given
 // to admit(). Each failure is an InputError naming the field; nothing is changed by a
 // failed check (the control reads its state only after them).
-import { InputError, describeValue } from "../engine/errors.js";
+import { InputError, describeValue } from "../errors.js";
 import { isNonNumericView } from "../kernels/marshal.js";
-import type { QueueKind } from "../sim/model.js";
+import type { QueueKind } from "../policy/model.js";
 import type { AdmissionOptions, BopfQueueInput } from "./admission-types.js";
 
 /** The control's settings once checked. */

@@ -33,7 +33,7 @@
 //   A fifth queue: M+1 = 5 > LQ-1's tolerance 4 -> rejected (reason 'safety').
 // Edge values: a queue with no bursts (or zero volume) tolerates any count and has rate 0,
 // so it is hard and never binds; a burst larger than C * gap fails (2) even alone.
-import { InputError } from "../engine/errors.js";
+import { InputError } from "../errors.js";
 import { burstSeries, isPeriodic, periodicSummary, type BurstSeries, type BurstsInput, type PeriodicBursts, type SummaryOut } from "./bursts.js";
 import { LazyMinHeap } from "./min-heap.js";
 import { validateBatchShape, type AdmissionBatch, type BatchOutcome } from "./admission-batch.js";

@@ -10,7 +10,7 @@
 // The correlated request is ~10% smaller: what the paper notes about taking correlation
 // into account. Edge values: std = 0 -> the mean; alpha -> 1 with a Normal -> unbounded
 // (alpha must be < 1); empirical samples -> at most the largest sample.
-import { InputError, describeValue } from "../engine/errors.js";
+import { InputError, describeValue } from "../errors.js";
 import { empiricalQuantile, normalQuantile } from "./quantile.js";
 
 export type DemandDistribution =

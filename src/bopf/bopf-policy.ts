@@ -28,9 +28,9 @@
 //   paper measures (BoPF within a few seconds of SP, Tables 3-4). The prioritised volume
 //   per burst is still at most d_i(n) <= C·gap/(M+1), so long-term fairness is unchanged.
 import type { Engine } from "../engine/engine.js";
-import { InputError, describeValue } from "../engine/errors.js";
-import type { Workload } from "../sim/model.js";
-import type { ClusterState, Policy, PolicyActions, PolicyContext, SimEvent } from "../sim/policy.js";
+import { InputError, describeValue } from "../errors.js";
+import type { Workload } from "../policy/model.js";
+import type { ClusterState, Policy, PolicyActions, PolicyContext, SimEvent } from "../policy/policy.js";
 import { BopfAdmissionControl, type BopfAdmission, type BopfClass } from "./admission.js";
 import { allocateInstant, type InstantQueue } from "./allocate.js";
 import type { BurstSeries } from "./bursts.js";

@@ -17,8 +17,8 @@
 // tolerance is 5 (binding: burst 0, resource 0) — the LQ keeps a guarantee while at most
 // 5 queues are admitted. Edge values: a zero volume on every resource gives tolerance
 // +Infinity (never binds); a volume larger than C * gap gives tolerance 0 (fails even alone).
-import type { BurstSpec } from "../sim/model.js";
-import { InputError, describeValue } from "../engine/errors.js";
+import type { BurstSpec } from "../policy/model.js";
+import { InputError, describeValue } from "../errors.js";
 import { toleratedCount } from "../kernels/bopf/twin.js";
 import { isNonNumericView } from "../kernels/marshal.js";
 

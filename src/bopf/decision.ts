@@ -19,7 +19,7 @@
 // N = 0 gives an empty allocation; a rejected queue gets nothing; a bad row, or a `want`
 // that is not N*K numbers, throws an InputError and admits nothing.
 import type { Engine } from "../engine/engine.js";
-import { InputError } from "../engine/errors.js";
+import { InputError } from "../errors.js";
 import { Status } from "../kernels/status.js";
 import type { BopfAdmissionControl } from "./admission.js";
 import { KIND_LQ, emptyBatchOutcome, type AdmissionBatch, type BatchOutcome } from "./admission-batch.js";

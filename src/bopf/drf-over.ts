@@ -18,7 +18,7 @@
 // whole demand, dominant share 0.3; the second gets 7/8 of its demand, <7, 1.75>). Edge values: a resource with avail <= C * 1e-12 is exhausted (dropped;
 // rows needing it get 0); a want <= C * 1e-12 counts as no demand (float residue).
 import type { Engine } from "../engine/engine.js";
-import { InputError } from "../engine/errors.js";
+import { InputError } from "../errors.js";
 import { DRF_ARGS } from "../kernels/drf/contract.js";
 
 /** Below this fraction of capacity a remainder counts as exhausted (float residue of C - sum). */

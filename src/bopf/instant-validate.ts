@@ -1,7 +1,7 @@
 // The checks of an allocation round's input: the columns of an InstantBatch (shape, then
 // row by row: the first bad cell is the error) and the InstantQueue objects of
 // allocateInstant. Each throws an InputError naming the field; nothing else is thrown.
-import { InputError, describeValue } from "../engine/errors.js";
+import { InputError, describeValue } from "../errors.js";
 import { isNonNumericView } from "../kernels/marshal.js";
 import type { InstantBatch, InstantQueue } from "./instant-batch.js";
 

@@ -19,8 +19,8 @@
 // E = 50 = E_TQ (if the TQ did not progress), and from then on they share by DRF.
 // Edge values: warp 0 -> plain DRF with long-term memory; all queues idle -> nothing.
 import type { Engine } from "../engine/engine.js";
-import type { ClusterState, Policy, PolicyActions, PolicyContext, SimEvent } from "../sim/policy.js";
-import { InputError, describeValue } from "../engine/errors.js";
+import type { ClusterState, Policy, PolicyActions, PolicyContext, SimEvent } from "../policy/policy.js";
+import { InputError, describeValue } from "../errors.js";
 import { UsageSampler } from "./usage-sampler.js";
 
 export interface MbvtOptions {

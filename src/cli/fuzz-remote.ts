@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
-import { InputError } from "../engine/errors.js";
+import { InputError } from "../errors.js";
 import { AllocatorFault } from "../testkit/axioms.js";
 import type { Allocation, ClusterState } from "../testkit/types.js";
 

@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
 import { InvalidArgumentError, type Command } from "commander";
-import { InputError } from "../engine/errors.js";
+import { InputError } from "../errors.js";
 import { checkAllocator, replayCase } from "../testkit/check-allocator.js";
 import { formatReport } from "../testkit/format.js";
 import { AXIOM_IDS, type AxiomId, type FuzzCase } from "../testkit/types.js";

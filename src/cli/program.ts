@@ -3,12 +3,12 @@
 import { readFileSync } from "node:fs";
 import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { loadEngineSync } from "../engine/load.js";
-import { InputError } from "../engine/errors.js";
+import { InputError } from "../errors.js";
 import { formatTable } from "../report/table.js";
 import { getScenario, listScenarios } from "../scenarios/registry.js";
 import type { ScenarioReport } from "../scenarios/scenario.js";
 import { replayTrace } from "../scenarios/trace-replay.js";
-import { SimulationError } from "../sim/errors.js";
+import { SimulationError } from "../errors.js";
 import { listPolicies } from "../sim/registry.js";
 import { allocate } from "./allocate.js";
 import { addFuzzCommand } from "./fuzz.js";

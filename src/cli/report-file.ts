@@ -1,6 +1,6 @@
 // `--out FILE`: a report written as self-contained HTML (by extension .html/.htm) or JSON.
 import { writeFileSync } from "node:fs";
-import { InputError } from "../engine/errors.js";
+import { InputError } from "../errors.js";
 import { renderHtmlReport } from "../report/html.js";
 import type { ScenarioReport } from "../scenarios/scenario.js";
 

@@ -1,6 +1,6 @@
 // Justice's CPU estimator: Algorithm 1 (TRACK_JOB), Algorithm 2 (CALCULATE_ALLOC_FRACTION),
 // Algorithm 3 (CORRECT_ALLOC_FRACTION, VALIDATE_FRACTION) and ESTIMATE_REQ of Algorithm 4
-// (papers/justice.txt), with the resolutions of SPEC §6.
+// (the Justice paper), with the resolutions of docs/policies/justice.md.
 //
 // State (the paper's names): minReqRateList, MinCPUFrac, MaxCPUFrac, LastCPUFrac, LastSuccess,
 // fractionErrorList, plus the number of completed jobs.
@@ -40,7 +40,7 @@
 // wins over MinCPUFrac, so the fraction never exceeds 1 before the queue-time correction.
 // timeInQueue >= deadline: infeasible, no request (cpus null). A fraction that is an integer
 // multiple of 1/maxCpus up to float error (1e-9) is not rounded up one extra CPU.
-import { InputError } from "../engine/errors.js";
+import { InputError } from "../errors.js";
 import { maxCpus as maxCpusOf } from "./model.js";
 import { SmoothedAverage, type ErrorWeighting } from "./smoothing.js";
 import { checkBoolean, checkInt, checkNonNegative, checkPositive } from "./validate.js";

@@ -18,7 +18,7 @@
 //   preempted: a job above a lowered share keeps its running tasks and frees CPUs as they end.
 //   fluid: a job's work drains at its share (CPU·s per second), re-set at every scheduling point.
 // A deadline is met when the job ends by arrival + deadline (relative tolerance 1e-9).
-import { InputError, describeValue } from "../engine/errors.js";
+import { InputError, describeValue } from "../errors.js";
 import type { Allocator, AllocatorContext, JobView } from "./allocator.js";
 import { Environment } from "../des/environment.js";
 import type { Keyed } from "../des/event-queue.js";

@@ -1,4 +1,4 @@
-// H-LTRF, the paper's Algorithm 2 (SPEC §5): hierarchical long-term fairness with
+// H-LTRF, the paper's Algorithm 2 (docs/policies/ltrf.md): hierarchical long-term fairness with
 // starvation detection.
 //
 // Naive hierarchical LTRF (HierarchalLongTermAlloc): from the root, repeatedly step to the
@@ -28,7 +28,7 @@
 // Cost per allocation: O(depth * log fanout) with one indexed heap per group and one over
 // the leaves. A call makes at most maxStarts allocations one by one (engine.ltrf's start limit,
 // src/kernels/ltrf/call.ts): 2^24 by default, reaching it an InputError that changes nothing.
-import { InputError, describeValue } from "../engine/errors.js";
+import { InputError, describeValue } from "../errors.js";
 import { IndexedHeap } from "../des/indexed-heap.js";
 import { DEFAULT_MAX_STARTS, checkMaxStarts, startLimitError } from "../kernels/ltrf/call.js";
 import type { QueueTree } from "./tree.js";

@@ -1,4 +1,4 @@
-// LTRF / H-LTRF for embedders: the hierarchical scheduler (SPEC §5, starvation timeout), its
+// LTRF / H-LTRF for embedders: the hierarchical scheduler (docs/policies/ltrf.md, starvation timeout), its
 // queue tree, the quantum updater and the long-term fairness tracker. The flat selection
 // kernel is `engine.ltrf()` / `engine.prepareLtrf()`.
 export { HLtrf, type HltrfOptions, type HltrfCall } from "./hltrf.js";

@@ -14,7 +14,7 @@
 // Example: Q0 = 10. App a1 finishes tasks of 4 s and 8 s (Q = 6), a2 one of 12 s (Q = 12);
 // both in leaf queue "fb": Q(fb) = 9; "fb" is the only informed child of the root: Q0 = 9,
 // and a new app in an untouched queue now starts from 9.
-import { InputError, describeValue } from "../engine/errors.js";
+import { InputError, describeValue } from "../errors.js";
 
 interface QNode {
   parent: number;

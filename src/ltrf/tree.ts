@@ -1,4 +1,4 @@
-// The queue tree for hierarchical LTRF (SPEC §5, the paper's Fig. 1b): leaves are the
+// The queue tree for hierarchical LTRF (docs/policies/ltrf.md, the paper's Fig. 1b): leaves are the
 // queues, internal nodes are the group paths of QueueSpec.path. Node ids: leaves first
 // (0..N-1, the queue indices), then groups in order of first appearance; the root is a
 // group with the empty path.
@@ -6,7 +6,7 @@
 // Example: A ["G1"], B ["G1"], C ["G2"], D ["G2"] -> leaves 0..3, groups root=4, G1=5,
 // G2=6; children(root) = [5, 6], children(G1) = [0, 1]. With unit weights w(G1) = w(A) +
 // w(B) = 2 ("resource-as-you-contributed": a group weighs what its members contributed).
-import { InputError, describeValue } from "../engine/errors.js";
+import { InputError, describeValue } from "../errors.js";
 
 export interface TreeLeaf {
   name: string;

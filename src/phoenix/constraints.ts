@@ -6,7 +6,7 @@
 // resource it asks for is congested). Example: a worker <x86_64, 16 cores, 64 GB, 4 disks,
 // kernel 4.4, platform 2, 2.6 GHz, 10 Gbps> satisfies `cores > 8` and `ethernet = 10` but not
 // `clock > 3.0`.
-import { InputError, describeValue } from "../engine/errors.js";
+import { InputError, describeValue } from "../errors.js";
 
 export const ATTRIBUTES = ["isa", "cores", "memoryGb", "disks", "kernel", "platform", "clockGhz", "ethernetGbps"] as const;
 export type Attribute = (typeof ATTRIBUTES)[number];

@@ -11,7 +11,7 @@
 // 1129.532 s, Cloudera 272.783 s, Facebook 76.5951 s. On YH2_sub.tr 90.5811 s makes 10.1% of
 // the jobs long (the Phoenix paper's Table III reports 91.56% short jobs for its Yahoo trace);
 // those jobs carry 99% of the work, which is why long jobs set the cluster's utilization.
-import { InputError } from "../engine/errors.js";
+import { InputError } from "../errors.js";
 
 /**
  * A Node built-in module, reached when loadEagleTrace runs (no static `node:` import: the package

@@ -12,7 +12,7 @@
 //
 // Events at one instant run in (time, sequence) order.
 import type { Engine } from "../engine/engine.js";
-import { InputError, describeValue } from "../engine/errors.js";
+import { InputError, describeValue } from "../errors.js";
 import type { Machines } from "./constraints.js";
 import { composeHooks } from "./node/compose.js";
 import { ARRIVE, END, FLUSH, FREE, GRANT, HEARTBEAT, PROBE } from "./node/events.js";

@@ -17,7 +17,7 @@
 //
 // Ablations (NodePolicyOptions) swap or add one plugin; docs/notes/phoenix.md has what each
 // measured.
-import { InputError, describeValue } from "../engine/errors.js";
+import { InputError, describeValue } from "../errors.js";
 import { NamedRegistry } from "../sim/named-registry.js";
 import type { NodePlugin, NodePolicy } from "./node/plugin.js";
 import { batchSampling } from "./plugins/batch-sampling.js";

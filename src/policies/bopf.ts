@@ -1,6 +1,6 @@
 // BoPF (docs/policies/bopf.md): admission into hard / soft / elastic, hard rates, SRPT among soft LQs,
 // DRF for elastic queues and spare redistribution. Implementation in src/bopf/.
-import type { PolicyFactory } from "../sim/policy.js";
+import type { PolicyFactory } from "../policy/policy.js";
 import { BopfPolicy, type BopfPolicyOptions } from "../bopf/bopf-policy.js";
 
 export const bopfPolicyFactory: PolicyFactory = {

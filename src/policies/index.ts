@@ -2,7 +2,7 @@
 // import side effect): src/sim/registry.ts seeds the policy registry with it. Add a policy by
 // exporting its factory from its module and listing it here; the order is the order of
 // `fairsched list` and of the scenarios' default policy lists.
-import type { PolicyFactory } from "../sim/policy.js";
+import type { PolicyFactory } from "../policy/policy.js";
 import { bopfPolicyFactory } from "./bopf.js";
 import { drfPolicyFactory } from "./drf.js";
 import { fifoPolicyFactory } from "./fifo.js";

@@ -1,4 +1,4 @@
-// M-BVT (SPEC §4.5): multi-resource borrowed virtual time. Implementation in src/bopf/mbvt-policy.ts.
+// M-BVT (docs/policies/bopf.md#m-bvt): multi-resource borrowed virtual time. Implementation in src/bopf/mbvt-policy.ts.
 import type { PolicyFactory } from "../policy/policy.js";
 import { MbvtPolicy, type MbvtOptions } from "../bopf/mbvt-policy.js";
 

@@ -1,6 +1,6 @@
 // Plain-text tables for the CLI and README: formats the Table values scenarios and sweeps build
 // (src/scenarios/table.ts).
-import { InputError, describeValue } from "../engine/errors.js";
+import { InputError, describeValue } from "../errors.js";
 import type { Table } from "../scenarios/table.js";
 
 export type { Table } from "../scenarios/table.js";

@@ -6,7 +6,7 @@
 // bursts exceed its fair share with 4 queues) — see src/bopf/admission.ts. Prints each
 // queue's class and why, then per-queue average completion under DRF, SP, N-BoPF, BoPF.
 import type { Table } from "./table.js";
-import type { Workload } from "../sim/model.js";
+import type { Workload } from "../policy/model.js";
 import type { Scenario } from "./scenario.js";
 import { bopfWorkload, BOPF_DEFAULTS } from "../workloads/bopf.js";
 import { checkPolicies, numParam, reportOf, runPolicies, shareTable } from "./common.js";

@@ -5,8 +5,8 @@
 // with the deadline fixed at the mean burst's window. Shows the fraction of bursts that meet
 // their deadline, the requested demand relative to vanilla and the LQ's real average usage
 // (the alpha-strategy asks for more but uses about the same).
-import type { Workload } from "../sim/model.js";
-import { Rng } from "../sim/random.js";
+import type { Workload } from "../policy/model.js";
+import { Rng } from "../des/random.js";
 import type { Scenario } from "./scenario.js";
 import { simulate } from "../sim/simulator.js";
 import { bopfWorkload, type BopfWorkloadParams } from "../workloads/bopf.js";

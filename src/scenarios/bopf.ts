@@ -8,7 +8,7 @@ import type { Engine } from "../engine/engine.js";
 import type { Table } from "./table.js";
 import type { Scenario } from "./scenario.js";
 import { simulate, type SimResult } from "../sim/simulator.js";
-import { improvement } from "../sim/stats.js";
+import { improvement } from "../des/stats.js";
 import { BOPF_DEFAULTS, bopfWorkload, type BopfWorkloadParams } from "../workloads/bopf.js";
 import { checkPolicies, numParam } from "./common.js";
 import { listParam } from "../bopf/scenario-params.js";

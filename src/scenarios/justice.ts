@@ -9,9 +9,9 @@ import type { DeadlineMetrics } from "../justice/metrics.js";
 import { RUNTIME_MODELS, type RuntimeModel } from "../justice/model.js";
 import { allocatorNames } from "../justice/registry.js";
 import { DEFAULT_WORKLOAD, capacityForLoad, generateJobs, offeredLoad, workloadStats, type WorkloadParams } from "../justice/workload.js";
-import { InputError, describeValue } from "../engine/errors.js";
+import { InputError, describeValue } from "../errors.js";
 import type { Table } from "./table.js";
-import { Rng } from "../sim/random.js";
+import { Rng } from "../des/random.js";
 import type { Scenario, ScenarioOptions, ScenarioReport } from "./scenario.js";
 
 const DEFAULT_POLICIES = ["justice", "baseline-fs", "reactive-fs", "oracle"];

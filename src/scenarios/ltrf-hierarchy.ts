@@ -2,7 +2,7 @@
 // users A..D in groups G1 = {A, B} and G2 = {C, D}, first demands 200, 10, 50, 60, new
 // demands 20, 60, 40, 80 at t = 27. The naive hierarchical approach starves B for 8 time
 // units; H-LTRF with a small T_wait serves it every T_wait; T_wait = 0 is flat LTRF.
-import { InputError } from "../engine/errors.js";
+import { InputError } from "../errors.js";
 import type { Table } from "./table.js";
 import { longestStarvation, runHierModel, type HierModelInput, type HierRecord } from "../ltrf/hier-model.js";
 import type { Scenario } from "./scenario.js";

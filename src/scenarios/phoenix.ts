@@ -17,8 +17,8 @@
 // in browsers).
 import type { Scenario, ScenarioOptions, ScenarioReport } from "./scenario.js";
 import type { Table } from "./table.js";
-import { Rng } from "../sim/random.js";
-import { InputError } from "../engine/errors.js";
+import { Rng } from "../des/random.js";
+import { InputError } from "../errors.js";
 import { EAGLE_CUTOFFS, parseEagleTrace } from "../phoenix/eagle-trace.js";
 import { attachConstraints, offeredLoad, workersForUtilization } from "../phoenix/workload.js";
 import { simulateNodes } from "../phoenix/node-sim.js";

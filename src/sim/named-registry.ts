@@ -2,7 +2,7 @@
 // constructor (an explicit list, no registration by import side effect); `register` adds a
 // user's own (plugins). Registering a name twice is a programming error; looking up an unknown
 // name is the caller's to report.
-import { InputError, describeValue } from "../engine/errors.js";
+import { InputError, describeValue } from "../errors.js";
 
 export class NamedRegistry<T extends { readonly name: string }> {
   private readonly items = new Map<string, T>();

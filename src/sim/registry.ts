@@ -3,7 +3,7 @@
 // up here.
 import { BUILTIN_POLICIES } from "../policies/index.js";
 import { NamedRegistry } from "./named-registry.js";
-import type { PolicyFactory } from "./policy.js";
+import type { PolicyFactory } from "../policy/policy.js";
 
 const policies = new NamedRegistry<PolicyFactory>("policy", BUILTIN_POLICIES);
 

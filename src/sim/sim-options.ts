@@ -1,6 +1,6 @@
 // The queue-level simulator's options and result, and the checks of the options' values.
 import type { Engine } from "../engine/engine.js";
-import { InputError, describeValue } from "../engine/errors.js";
+import { InputError, describeValue } from "../errors.js";
 import type { JobRecord } from "../policy/model.js";
 import type { Admission, Policy } from "../policy/policy.js";
 import type { RunMetrics } from "./metrics.js";

@@ -1,7 +1,7 @@
 // The state of one queue-level run that the event handlers and the scheduling actions share:
 // the environment, the cluster's run-time state, the policy and the task life cycle (start,
 // kill, make runnable, end a job). The policy sees only ClusterState and PolicyActions.
-import { InputError } from "../engine/errors.js";
+import { InputError } from "../errors.js";
 import { Environment } from "../des/environment.js";
 import { SimulationError } from "../errors.js";
 import type { Workload } from "../policy/model.js";

@@ -6,7 +6,7 @@
 // of queues under their target share; task-level policies name the queue (pick action).
 // Invariants are checked as the run goes: no resource over-allocated, time never moves
 // backwards, every job ends finished, rejected or dropped with a reason.
-import { InputError } from "../engine/errors.js";
+import { InputError } from "../errors.js";
 import { BucketAverages } from "../des/bucket-averages.js";
 import { Rng } from "../des/random.js";
 import { RunawayGuard } from "../des/runaway-guard.js";

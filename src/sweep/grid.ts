@@ -2,7 +2,7 @@
 // Pure and deterministic: every machine that expands the same spec gets the same cells in the
 // same order, which is what lets shards run anywhere and merge byte-identically.
 import { createHash } from "node:crypto";
-import { InputError } from "../engine/errors.js";
+import { InputError } from "../errors.js";
 
 export type ParamValue = string | number;
 

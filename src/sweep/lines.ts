@@ -4,7 +4,7 @@
 // Merge takes lines from any number of shards/machines, in any order, and sorts cells by index,
 // so what is printed from it does not depend on sharding, worker count or timing.
 import { readFileSync } from "node:fs";
-import { InputError } from "../engine/errors.js";
+import { InputError } from "../errors.js";
 import type { ScenarioReport } from "../scenarios/scenario.js";
 import type { SweepCell, SweepSpec } from "./grid.js";
 

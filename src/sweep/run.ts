@@ -7,7 +7,7 @@ import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
-import { InputError } from "../engine/errors.js";
+import { InputError } from "../errors.js";
 import type { ScenarioReport } from "../scenarios/scenario.js";
 import { expandGrid, fingerprint, normalizeSpec, shardCells, type Shard, type SweepCell, type SweepSpec } from "./grid.js";
 import type { SweepHeader } from "./lines.js";

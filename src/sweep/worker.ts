@@ -2,7 +2,7 @@
 // time, through the scenario registry. Each cell's result depends only on (scenario, policy,
 // params, seed), never on which worker ran it or what ran before, so sharding cannot change it.
 import { parentPort, workerData } from "node:worker_threads";
-import { InputError } from "../engine/errors.js";
+import { InputError } from "../errors.js";
 import { loadEngineSync } from "../engine/load.js";
 import { getScenario, listScenarios } from "../scenarios/registry.js";
 import type { SweepCell } from "./grid.js";

@@ -2,7 +2,7 @@
 // resource count as an integer) rather than chained generators, so that fast-check shrinks a
 // failing state by dropping queues and resources: counterexamples end up small.
 import fc from "fast-check";
-import { InputError } from "../engine/errors.js";
+import { InputError } from "../errors.js";
 import type { ClusterState } from "./types.js";
 
 export interface Range {

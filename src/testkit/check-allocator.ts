@@ -2,7 +2,7 @@
 // builders. Each axiom is a fast-check async property over its own input arbitrary; a
 // failure is shrunk by fast-check and reported as a self-contained case plus seed and path.
 import fc from "fast-check";
-import { InputError } from "../engine/errors.js";
+import { InputError } from "../errors.js";
 import type { Engine } from "../engine/engine.js";
 import { loadEngineSync } from "../engine/load.js";
 import { cloneState, resolveStateOptions, type ClusterStateOptions } from "./arbitraries.js";

@@ -5,11 +5,11 @@
 // over-allocation, work conservation, each backlogged queue's time-averaged dominant share,
 // and starvation. Failing workloads are shrunk by fast-check and reported as JSON.
 import fc from "fast-check";
-import { InputError } from "../engine/errors.js";
+import { InputError } from "../errors.js";
 import type { Engine } from "../engine/engine.js";
 import { loadEngineSync } from "../engine/load.js";
-import type { JobSpec, Workload } from "../sim/model.js";
-import type { ClusterState as SimState, Policy, PolicyActions, PolicyContext, SimEvent } from "../sim/policy.js";
+import type { JobSpec, Workload } from "../policy/model.js";
+import type { ClusterState as SimState, Policy, PolicyActions, PolicyContext, SimEvent } from "../policy/policy.js";
 import { simulate, type SimResult } from "../sim/simulator.js";
 import { fmt, fmtPair } from "./model.js";
 

@@ -34,8 +34,8 @@
 //   ("class-0".."class-3"), all kind TQ with weight 1, in order of first arrival.
 // - job_events (optional) also give each job's logical name, returned as `jobNames`.
 import { basename } from "node:path";
-import { InputError } from "../engine/errors.js";
-import type { JobSpec, QueueSpec, StageSpec, Workload } from "../sim/model.js";
+import { InputError } from "../errors.js";
+import type { JobSpec, QueueSpec, StageSpec, Workload } from "../policy/model.js";
 import { GoogleEvent, parseJobEvent, parseTaskEvent, type TaskEvent } from "./google2011-parse.js";
 import { IssueLog, LineProblem, checkOption, type LoadResult } from "./issues.js";
 import { forEachLine } from "./lines.js";

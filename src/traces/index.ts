@@ -2,7 +2,7 @@
 // (`--trace FILE --format F --lenient`), plus each loader for programmatic use.
 import { existsSync } from "node:fs";
 import { basename } from "node:path";
-import { InputError } from "../engine/errors.js";
+import { InputError } from "../errors.js";
 import { loadGoogle2011, type GoogleLoadOptions } from "./google2011.js";
 import type { LoadResult } from "./issues.js";
 import { loadSwim, type SwimLoadOptions } from "./swim.js";

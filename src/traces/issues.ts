@@ -1,6 +1,6 @@
 // What every loader returns besides the workload, and the strict/lenient handling of bad lines.
-import { InputError } from "../engine/errors.js";
-import type { Workload } from "../sim/model.js";
+import { InputError } from "../errors.js";
+import type { Workload } from "../policy/model.js";
 import { sanitizeForTerminal } from "../util/terminal.js";
 
 export interface LoadSummary {

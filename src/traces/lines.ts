@@ -11,7 +11,7 @@ import { constants } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
 import { createGunzip } from "node:zlib";
 import type { Readable } from "node:stream";
-import { InputError } from "../engine/errors.js";
+import { InputError } from "../errors.js";
 import { sanitizeForTerminal } from "../util/terminal.js";
 import { checkOption } from "./issues.js";
 

@@ -21,9 +21,9 @@
 //   tasks), "medium" (<= 500), "large" (option queueBy: 'size'); all TQ.
 // - Job ids must be unique (a duplicate is a bad line: replaying it would double-count work).
 import { basename } from "node:path";
-import { InputError } from "../engine/errors.js";
+import { InputError } from "../errors.js";
 import { sanitizeForTerminal } from "../util/terminal.js";
-import type { JobSpec, QueueSpec, Workload } from "../sim/model.js";
+import type { JobSpec, QueueSpec, Workload } from "../policy/model.js";
 import { IssueLog, LineProblem, checkOption, type LoadResult } from "./issues.js";
 import { forEachLine } from "./lines.js";
 import { NameEscaper } from "./names.js";

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { BopfAdmissionControl, type BopfAdmission } from "../../src/bopf/admission.js";
 import { burstSeries, type PeriodicBursts } from "../../src/bopf/bursts.js";
-import type { BurstSpec } from "../../src/sim/model.js";
+import type { BurstSpec } from "../../src/policy/model.js";
 
 const lq = (name: string, period: number, volume: number): { name: string; kind: "LQ"; bursts: PeriodicBursts } => ({
   name, kind: "LQ", bursts: { start: 0, period, window: 25, volume: [volume, volume], count: 10 },

@@ -1,4 +1,4 @@
-// BoPF admission control (SPEC §4.2): the worked example, safety after any admission and
+// BoPF admission control (docs/policies/bopf.md#admission-control): the worked example, safety after any admission and
 // leave sequence, N-BoPF, report-strategyproofness of the class, bursts validation.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -88,7 +88,7 @@ describe("BoPF admission", () => {
         if (variant === "nbopf") expect(a.class).not.toBe("soft");
         if (a.class !== "rejected") live.push({ name, cls: a.class, bursts: o.op === "LQ" ? o.bursts : undefined });
         expect(ac.admittedCount).toBe(live.length);
-        // condition (1) with M = live.length, written as the SPEC writes it, for every guaranteed burst
+        // condition (1) with M = live.length, as docs/policies/bopf.md writes it, for every guaranteed burst
         const m = live.length;
         for (const q of live) {
           if (q.cls !== "hard" && q.cls !== "soft") continue;

@@ -6,7 +6,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { allocateInstantFlat, InstantWorkspace, type InstantBatch } from "../../src/bopf/allocate.js";
-import { InputError } from "../../src/engine/errors.js";
+import { InputError } from "../../src/errors.js";
 import { backends } from "../helpers/engines.js";
 
 const K = 3;

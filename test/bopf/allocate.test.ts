@@ -1,4 +1,4 @@
-// BoPF allocation at an instant (SPEC §4.3): worked example, feasibility, Pareto efficiency
+// BoPF allocation at an instant (docs/policies/bopf.md#allocation-at-an-instant): worked example, feasibility, Pareto efficiency
 // / work conservation, guarantees honoured, nothing beyond a queue's demand, bad input.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -67,7 +67,7 @@ describe("BoPF allocation at an instant", () => {
           for (let r = 0; r < k; r++) expect(a[i * k + r]).toBeGreaterThanOrEqual(Math.min(q.guarantee.rate[r], q.want[r]) * (1 - 1e-9));
         });
       }
-      // Pareto (SPEC §2.1): every admitted queue with unmet demand needs some resource that is
+      // Pareto (docs/policies/drf.md#properties): every admitted queue with unmet demand needs some resource that is
       // (numerically) full. "Needs" is every resource it wants any of: under Leontief utility a
       // queue wanting 5e-324 of a full resource can use nothing more, however tiny that want.
       queues.forEach((q, i) => {

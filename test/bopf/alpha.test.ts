@@ -1,4 +1,4 @@
-// Normal and empirical quantiles and the alpha-strategy (SPEC §4.4).
+// Normal and empirical quantiles and the alpha-strategy (docs/policies/bopf.md#the-alpha-strategy-uncertain-demand).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { InputError } from "../../src/index.js";

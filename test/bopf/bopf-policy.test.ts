@@ -1,8 +1,8 @@
 // BoPF in the simulator: burst guarantee, long-term fairness, report-strategyproofness
-// (SPEC §4.6), with random TQ loads.
+// (docs/policies/bopf.md#properties), with random TQ loads.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { JobSpec, QueueSpec, Workload } from "../../src/sim/model.js";
+import type { JobSpec, QueueSpec, Workload } from "../../src/policy/model.js";
 import { simulate } from "../../src/sim/simulator.js";
 import { backends } from "../helpers/engines.js";
 

@@ -1,5 +1,5 @@
 // Shared by the DRF extreme-magnitude tests (drf.offsets-extreme, drf.levels-extreme): both
-// backends run bit for bit, the SPEC §2.1 axioms in shares, a generator of extreme but valid
+// backends run bit for bit, the docs/policies/drf.md#properties axioms in shares, a generator of extreme but valid
 // instances, and an exact reference (progressive filling in BigInt rationals, exactDrf).
 import fc from "fast-check";
 import { expect } from "vitest";
@@ -40,7 +40,7 @@ export const share = (x: X, i: number, r: number) => x.demands[i * x.k + r] / x.
 /** A positive demand whose share underflows to 0 is treated as no demand by both paths (see the report); kept out. */
 export const shareUnderflows = (x: X) => x.demands.some((d, j) => d > 0 && d / x.capacity[j % x.k] === 0);
 
-/** SPEC §2.1 with offsets, in shares of each resource (allocations in subnormal units round). */
+/** docs/policies/drf.md#properties with offsets, in shares of each resource (allocations in subnormal units round). */
 export function checkAxioms(x: X, o: Out): void {
   const { n, k } = x;
   const used = new Array<number>(k).fill(0);

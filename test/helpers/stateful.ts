@@ -6,7 +6,7 @@
 // live-scheduler harnesses can reuse it.
 import fc from "fast-check";
 import { expect } from "vitest";
-import { InputError } from "../../src/engine/errors.js";
+import { InputError } from "../../src/errors.js";
 import { FUZZ } from "./hostile.js";
 
 /**

@@ -3,7 +3,7 @@
 // InputError that changes nothing; for finite accepted inputs every estimate is finite.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { InputError } from "../../src/engine/errors.js";
+import { InputError } from "../../src/errors.js";
 import { JusticeEstimator } from "../../src/justice/estimator.js";
 import { FUZZ } from "../helpers/hostile.js";
 

@@ -1,7 +1,7 @@
 // Justice's estimator (Algorithms 1-3, ESTIMATE_REQ) on hand-computed sequences.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { InputError } from "../../src/engine/errors.js";
+import { InputError } from "../../src/errors.js";
 import { JusticeEstimator } from "../../src/justice/estimator.js";
 import { SmoothedAverage } from "../../src/justice/smoothing.js";
 

@@ -1,5 +1,5 @@
 // The `justice` scenario on a fixed seed shows the paper's shape under the highly constrained
-// capacity (SPEC §9): Justice's SDR and Jain's index above Baseline FS and Reactive FS and close
+// capacity (docs/reproduction.md#headline-results): Justice's SDR and Jain's index above Baseline FS and Reactive FS and close
 // to the Oracle; Justice's wasted-time ratio below Reactive FS's. Averages over deadline types.
 import { describe, expect, it } from "vitest";
 import { averageOverDeadlines, runJusticeGrid } from "../../src/scenarios/justice.js";

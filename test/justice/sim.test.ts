@@ -1,7 +1,7 @@
 // The deadline-mode event loop and the four allocators: examples and fast-check invariants.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { InputError } from "../../src/engine/errors.js";
+import { InputError } from "../../src/errors.js";
 import { waterFill } from "../../src/justice/allocators/fairshare.js";
 import type { DeadlineJob, RuntimeModel } from "../../src/justice/model.js";
 import { minCpusWithin, runtimeWith } from "../../src/justice/model.js";

@@ -3,7 +3,7 @@
 // HLtrf arrays (12). Each test failed before its fix.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { InputError } from "../../src/engine/errors.js";
+import { InputError } from "../../src/errors.js";
 import { HLtrf } from "../../src/ltrf/hltrf.js";
 import { QuantumUpdater } from "../../src/ltrf/quantum.js";
 import { buildTree } from "../../src/ltrf/tree.js";

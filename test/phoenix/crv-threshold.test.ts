@@ -1,4 +1,4 @@
-// The two thresholds of Phoenix's monitor (papers/phoenix.txt §IV-B): the per-constraint
+// The two thresholds of Phoenix's monitor (the Phoenix paper §IV-B): the per-constraint
 // CRV_threshold from Table II (src/phoenix/crv-threshold.ts) and the CRV table that applies it,
 // and Qwait_threshold read as the E[W] of a worker at peak load (monitor.ts waitAtLoad).
 import fc from "fast-check";

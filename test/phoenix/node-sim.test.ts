@@ -15,7 +15,7 @@ import { attachConstraints, workersForUtilization } from "../../src/phoenix/work
 import { simulateNodes } from "../../src/phoenix/node-sim.js";
 import { getNodePolicy } from "../../src/phoenix/policies.js";
 import { busyAtArrivals, saturatedSpan } from "../../src/phoenix/metrics.js";
-import { Rng } from "../../src/sim/random.js";
+import { Rng } from "../../src/des/random.js";
 import { tracePath } from "../helpers/traces.js";
 
 const TRACES = tracePath("eagle-format");
@@ -88,7 +88,7 @@ describe("constraints", () => {
 });
 
 describe("constraint generator (Google distribution, Table II / Fig. 6)", () => {
-  // Paper targets (papers/phoenix.txt §V-A, Fig. 6, Table II), checked on a fixed seed (the
+  // Paper targets (the Phoenix paper §V-A, Fig. 6, Table II), checked on a fixed seed (the
   // Google subtrace, constraints seed 42, 5,000 workers seed 1). Measured at calibration:
   // constrained tasks 46%; k = 1..6: 26/32/20/10/6/4% of constrained jobs, fitting on average
   // 37.8, 13.6, 9.5, 7.7, 6.2, 4.9% of workers; ISA in 85% of constrained jobs.

@@ -1,7 +1,7 @@
-// SPEC §9's headline result for Phoenix, on the real Yahoo trace (YH2_sub.tr, all 3,363 jobs)
+// docs/reproduction.md#headline-results's headline result for Phoenix, on the real Yahoo trace (YH2_sub.tr, all 3,363 jobs)
 // with generated constraints: Phoenix's short-job p99 is lower than Eagle-C's at high
 // utilization, the two converge at low utilization, and long jobs are not hurt. "Shape, not
-// exact numbers" (SPEC §9): the shape holds here; the paper's magnitude does not.
+// exact numbers" (docs/reproduction.md#headline-results): the shape holds here; the paper's magnitude does not.
 //
 // Seeds are fixed (constraints seed s ^ 0x5eed, simulation seed s, the scenario's). With
 // constraints calibrated to the paper's Table II and Fig. 6, Eagle's succinct state sharing and
@@ -37,7 +37,7 @@ import { attachConstraints, workersForUtilization } from "../../src/phoenix/work
 import { simulateNodes } from "../../src/phoenix/node-sim.js";
 import { busyAtArrivals, groupStats, saturatedSpan } from "../../src/phoenix/metrics.js";
 import { getNodePolicy } from "../../src/phoenix/policies.js";
-import { Rng } from "../../src/sim/random.js";
+import { Rng } from "../../src/des/random.js";
 import { tracePath } from "../helpers/traces.js";
 
 type Run = { g: ReturnType<typeof groupStats>; r: ReturnType<typeof simulateNodes>; busyShort: number; saturated: number };

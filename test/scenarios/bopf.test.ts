@@ -1,4 +1,4 @@
-// The paper's headline shapes (SPEC §9) on a reduced `bopf` sweep, and the multi-LQ classes.
+// The paper's headline shapes (docs/reproduction.md#headline-results) on a reduced `bopf` sweep, and the multi-LQ classes.
 import { describe, expect, it } from "vitest";
 import { getScenario } from "../../src/scenarios/index.js";
 import { bopfMultiLqScenario } from "../../src/scenarios/bopf-multi-lq.js";

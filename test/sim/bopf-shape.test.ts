@@ -1,4 +1,4 @@
-// SPEC §9 / the BoPF paper's Tables 3-4: with 1 LQ and N TQs the LQ's average completion
+// docs/reproduction.md#headline-results / the BoPF paper's Tables 3-4: with 1 LQ and N TQs the LQ's average completion
 // time under SP stays low while DRF's grows with the number of TQs.
 import { describe, expect, it } from "vitest";
 import { loadEngineSync } from "../../src/index.js";

@@ -3,9 +3,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { InputError, loadEngineSync } from "../../src/index.js";
-import { SimulationError } from "../../src/sim/errors.js";
-import type { Workload } from "../../src/sim/model.js";
-import type { ClusterState, Policy, PolicyActions, SimEvent } from "../../src/sim/policy.js";
+import { SimulationError } from "../../src/errors.js";
+import type { Workload } from "../../src/policy/model.js";
+import type { ClusterState, Policy, PolicyActions, SimEvent } from "../../src/policy/policy.js";
 import { simulate } from "../../src/sim/simulator.js";
 import { bopfWorkload } from "../../src/workloads/bopf.js";
 import { workloadArb } from "../helpers/workloads.js";

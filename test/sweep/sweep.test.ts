@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { InputError } from "../../src/engine/errors.js";
+import { InputError } from "../../src/errors.js";
 import { loadEngineSync } from "../../src/index.js";
 import { expandGrid, mergeSweepFiles, mergeSweepLines, parseShard, runSweep, shardCells, type SweepSpec } from "../../src/sweep/index.js";
 import { formatSweep } from "../../src/report/sweep-text.js";

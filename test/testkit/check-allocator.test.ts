@@ -6,7 +6,7 @@ import {
   AXIOM_IDS, assertFair, checkAllocator, clusterStateArb, referenceDrf, replayCase, type Allocator,
 } from "../../src/testkit/index.js";
 import { loadEngineSync } from "../../src/engine/load.js";
-import { InputError } from "../../src/engine/errors.js";
+import { InputError } from "../../src/errors.js";
 import { assetFairness, mesosAllocator, yarnAllocator } from "../fixtures/testkit/baselines.js";
 
 const engine = loadEngineSync();

@@ -5,7 +5,7 @@ import { checkPolicy, type PolicyCheckId } from "../../src/testkit/index.js";
 import { DrfPolicy } from "../../src/policies/drf.js";
 import { FifoPolicy } from "../../src/policies/fifo.js";
 import { loadEngineSync } from "../../src/engine/load.js";
-import type { ClusterState, Policy } from "../../src/sim/policy.js";
+import type { ClusterState, Policy } from "../../src/policy/policy.js";
 
 const engine = loadEngineSync();
 

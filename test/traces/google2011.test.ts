@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
-import { InputError } from "../../src/engine/errors.js";
+import { InputError } from "../../src/errors.js";
 import { validateWorkload } from "../../src/sim/validate-workload.js";
 import { GoogleTraceBuilder, LineProblem, loadGoogle2011, loadTrace, parseJobEvent, parseTaskEvent } from "../../src/traces/index.js";
 import { IssueLog } from "../../src/traces/issues.js";

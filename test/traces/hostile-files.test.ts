@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
-import { InputError } from "../../src/engine/errors.js";
+import { InputError } from "../../src/errors.js";
 import { forEachLine } from "../../src/traces/lines.js";
 import { loadGoogle2011 } from "../../src/traces/google2011.js";
 import { loadSwim } from "../../src/traces/swim.js";

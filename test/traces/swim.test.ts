@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
-import { InputError } from "../../src/engine/errors.js";
+import { InputError } from "../../src/errors.js";
 import { validateWorkload } from "../../src/sim/validate-workload.js";
 import { LineProblem, SWIM_DEFAULTS, loadSwim, loadTrace, parseSwimLine, swimJob } from "../../src/traces/index.js";
 import { tracePath } from "../helpers/traces.js";

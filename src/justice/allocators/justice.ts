@@ -1,4 +1,4 @@
-// Justice (papers/justice.txt Algorithm 4, SPEC §6): admission control with a learned fraction.
+// Justice (the Justice paper Algorithm 4, docs/policies/justice.md): admission control with a learned fraction.
 //
 // At every scheduling point (job submission or completion, and after a kill, which frees CPUs):
 //   for each queued job j (time in queue q = now - arrival, TTD = deadline - q):

@@ -1,4 +1,4 @@
-// Oracle (papers/justice.txt §3, SPEC §6): knows each job's computation time, so it knows the
+// Oracle (the Justice paper §3, docs/policies/justice.md): knows each job's computation time, so it knows the
 // exact minimum CPUs that finish the job by its deadline if started now (model.ts
 // minCpusWithin: ceil(tasks / floor(TTD / d)) with waves, ceil(compTime / TTD) fluid). Same priority (reqCpus / TTD, smaller first),
 // same all-or-nothing offers and queueing as Justice; a queued job whose remaining time cannot

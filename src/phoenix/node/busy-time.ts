@@ -1,6 +1,6 @@
 // Busy task-seconds of the workers: in total, inside the arrival span, and per window of the
 // busy profile (NodeSimSettings.busyWindow).
-import { InputError } from "../../engine/errors.js";
+import { InputError } from "../../errors.js";
 import { MAX_WINDOWS } from "./options.js";
 
 export class BusyTime {

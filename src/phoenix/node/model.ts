@@ -4,8 +4,8 @@
 // CRV demand accounting. Policy-specific steps are hooks (node/hooks.ts) filled by plugins;
 // the event handlers (node/handlers/) drive this state.
 import type { Engine } from "../../engine/engine.js";
-import { InputError, describeValue } from "../../engine/errors.js";
-import { Rng } from "../../sim/random.js";
+import { InputError, describeValue } from "../../errors.js";
+import { Rng } from "../../des/random.js";
 import { ConstraintIndex, type Machines } from "../constraints.js";
 import { NodeEvents } from "../event-queue.js";
 import { generateMachines } from "../machines.js";

@@ -1,6 +1,6 @@
 // Numeric settings of the node-level model, their defaults and their validation (each bad
 // value is an InputError naming the field).
-import { InputError, describeValue } from "../../engine/errors.js";
+import { InputError, describeValue } from "../../errors.js";
 import { validateConstraint } from "../constraints.js";
 import type { PhoenixJob } from "../workload.js";
 

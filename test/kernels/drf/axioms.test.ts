@@ -1,4 +1,4 @@
-// SPEC §2.1: the DRF axioms as property tests, >= 1,000 random instances each, on both
+// docs/policies/drf.md#properties: the DRF axioms as property tests, >= 1,000 random instances each, on both
 // backends — through the public test kit (fairsched/testkit), as a user would run it.
 // Instances as before: K in 1..6, N in 1..50 (20 for strategyproofness, 30 for population
 // monotonicity), capacities 0.1..100, demands 0.01..60 with zeros, weights 0.05..20.
@@ -34,7 +34,7 @@ for (const [name, make] of backends) {
 
     it("7. population monotonicity when every queue demands every resource", () => holds("population-monotonicity", { maxQueues: 30 }));
 
-    it("7b. population monotonicity fails with zero demands (SPEC counterexample)", () => {
+    it("7b. population monotonicity fails with zero demands (the counterexample of docs/policies/drf.md)", () => {
       const capacity = [1, 1, 1];
       const all = engine.drf({ capacity, demands: [[1.38, 0.55, 1.8], [0, 1.06, 0], [1.74, 0, 1.03]] });
       const without = engine.drf({ capacity, demands: [[1.38, 0.55, 1.8], [0, 1.06, 0], [0, 0, 0]] });

@@ -1,5 +1,5 @@
 // Differential: the WASM backend equals the pure-TS reference (same algorithm, same float
-// operations in the same order, so equality is exact; SPEC asks for 1e-9 relative).
+// operations in the same order, so equality is exact; docs/policies/model.md asks for 1e-9 relative).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { loadEngineSync } from "../../../src/index.js";

@@ -3,7 +3,7 @@
 // (1) An exact reference (progressive filling in BigInt rationals, at the end of this file)
 //     on small instances: every answer is within 1e-9 of the exact lambdas (scaled by the
 //     queue's dominant share, capped at 1: the share of a resource it misplaces);
-// (2) the SPEC §2.1 axioms that hold with offsets (feasibility, lambda * D, Pareto efficiency,
+// (2) the docs/policies/drf.md#properties axioms that hold with offsets (feasibility, lambda * D, Pareto efficiency,
 //     later starts get no more) on larger instances, in shares (subnormal allocations round);
 // (3) all offsets 0: the event path answers whatever the level path answers, and exactly.
 //     (Its lambdas are not compared with the level path's: on these magnitudes the level path

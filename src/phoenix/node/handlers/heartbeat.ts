@@ -1,6 +1,6 @@
 // The monitor's heartbeat: the heartbeat hook (the CRV monitor's round), then the next beat
 // while anything is active or pending.
-import { InputError } from "../../../engine/errors.js";
+import { InputError } from "../../../errors.js";
 import { HEARTBEAT } from "../events.js";
 import type { NodeModel } from "../model.js";
 
