@@ -1,4 +1,4 @@
-// The BoPF decision of one round (SPEC §4.2-4.3) over columns in linear memory, two calls:
+// The BoPF decision of one round (docs/policies/bopf.md, admission and allocation) over columns in linear memory, two calls:
 //
 // bopfAdmit: admission control of N new queues in row order (what BopfAdmissionControl
 // .admitBatch decides: src/bopf/admission.ts has the conditions and their worked example).
@@ -43,7 +43,7 @@
 // Flags: bit 0 weights, bit 1 "the round right after admission": a row has a guarantee
 // when it is an LQ admitted hard or soft (cls and kind of bopfAdmit), its rate row is its
 // admission row (id - id0) and its remaining volume its burst volume (rem = volume).
-// Worked example (allocate.ts' header): C = <10, 10>; H want <8, 4>, rate <6, 3> (live);
+// Worked example (src/bopf/allocate-steps.ts' header): C = <10, 10>; H want <8, 4>, rate <6, 3> (live);
 // TQ want <1, 1>: step 1 gives H <6, 3>, left <4, 7>; the TQ's <1, 1> (sum3) clearly fits:
 // it gets it whole; H's unmet <2, 1> (the TQ has none: sum4 <2, 1>) clearly fits in what
 // step 3 leaves, about <3, 6> -> H <6, 3> + <2, 1> = <8, 4>, TQ <1, 1>. Edge values: N = 0 returns OK at once; a bad cell returns its status (the
@@ -57,16 +57,9 @@
 // per-resource value in registers, TQ runs in bulk); else the generic loop below.
 //
 // Each is one pass over the rows, two resources per f64x2 lane pair, no allocation, raw
-// loads and stores; the JS twin src/kernels/js/bopf.ts does the same operations per
+// loads and stores; the JS twin src/kernels/bopf/twin.ts does the same operations per
 // resource in the same order (the divisions included), so the backends agree bit for bit.
-// Cost (10,000 LQs + 10,000 TQs, K = 6, bench/bopf.ts; the WASM floor over their specs is
-// ~30 µs): the fused admission + round about 0.45 ms in isolation, admission alone about
-// 0.28 ms (was 0.65 ms, with the separate round 0.35 ms more). An LQ row costs ~25 ns
-// (admission) + ~15 ns (its round): twelve divisions (six rates, six tolerance counts)
-// and ~150 lane operations; a TQ row ~4 ns (runs of TQs in bulk). Measured and not kept:
-// computing all of a block's divisions first (phase A) and deciding the rows after (16%
-// slower), a one-division tolerance (the candidate resource's count, the others shown to
-// be >= by products: no faster, a longer dependency chain per row).
+// Costs and the variants measured and not kept: docs/notes/kernels.md.
 import { ldf, stf, ldb, stb, align8, isFiniteF64 } from "./util/mem";
 import { OK, E_WEIGHT, E_DEMAND, E_RATE, E_VOLUME, E_BOPF_CLASS, BOPF_GENERAL } from "./util/status";
 import {
@@ -389,10 +382,10 @@ function firstBad(
  * the round needs the general path, or a status with the index in the error slot.
  * `kind`, `id` and `state` (id0 in [3]) are read only with flag bit 1.
  *
- * One pass over the rows (allocate.ts runs firstPass, then wholeElasticBase; fused here):
+ * One pass over the rows (allocate-steps.ts runs firstPass, then wholeElasticPass; fused here):
  * per cell, with a = the hard LQ's constant rate (step 1), e = the elastic demand above
  * the residue threshold (step 3 whole), u = w - a - e and sp = u above the threshold
- * (step 4 whole), alloc = a + e + sp, sum3 += e, sum4 += sp. wholeElasticBase counts sp
+ * (step 4 whole), alloc = a + e + sp, sum3 += e, sum4 += sp. wholeElasticPass counts sp
  * only when some guarantee is live; without one every row has a = 0, so u = w - e is 0
  * (e = w) or at most the threshold (e = 0) and sp = 0 anyway: the same numbers. Adding a
  * +0 where the TS pass adds nothing changes no sum (they start at +0 and only grow). Two
@@ -472,7 +465,7 @@ export function bopfAllocate(
   }
   if (wild || !clearlyFits(sum3, left, cap, k, n)) return BOPF_GENERAL;
   if (anyG) {
-    // leftBound (allocate.ts): a lower bound of what step 3 leaves, then clearlyFits on it
+    // leftBound (the twin's roundStatus): a lower bound of what step 3 leaves, then clearlyFits on it
     const mm = <f64>(n + 16) * TWO_M48;
     for (let r = 0; r < k; r++) stf(left, r, ldf(left, r) * (1 - mm) - ldf(sum3, r) * (1 + mm));
     if (!clearlyFits(sum4, left, cap, k, n)) return BOPF_GENERAL;

@@ -1,4 +1,4 @@
-// Phoenix CRV / SRPT worker-queue reordering (SPEC §7, papers/phoenix.txt Algorithm 1),
+// Phoenix CRV / SRPT worker-queue reordering (docs/policies/phoenix.md, the paper's Algorithm 1),
 // over every worker queue of a reordering round at once: the queues are concatenated
 // (queue j owns tasks offsets[j] .. offsets[j+1]-1, in current queue order, head first).
 //

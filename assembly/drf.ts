@@ -1,4 +1,4 @@
-// DRF progressive filling, weighted, with demand caps and offsets (SPEC §2).
+// DRF progressive filling, weighted, with demand caps and offsets (docs/policies/drf.md).
 //
 // A common level theta (dominant share per unit weight) rises from 0. Queue i ramps
 // lambda_i(theta) = clamp((theta - o_i) * w_i / delta_i, 0, 1) and freezes when it is

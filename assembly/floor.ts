@@ -1,13 +1,12 @@
 // The floor: one pass that reads every element once, as fast as this machine reads memory.
-// Benchmarks report kernels as multiples of it.
+// Benchmarks report kernels as multiples of it. Compiled only into build/bench.wasm (assembly/bench.ts).
 //
 // Why SIMD with eight accumulators: a scalar sum is bound by the latency of its adds, not by
-// memory. With four scalar accumulators it reads ~1.2 elements per cycle, half of what a
-// pass of f64x2 loads into eight independent sums reads (measured at N*K = 6e4 and 6e5, in
-// and beyond L2). A floor that slow would flatter every kernel by ~2x. The scalar pass is
-// kept as floorSumScalar (the yardstick of earlier reports; bench case floor.scalar.wasm).
+// memory: it reads about half of what a pass of f64x2 loads into eight independent sums
+// reads (docs/notes/kernels.md), and a floor that slow would flatter every kernel by ~2x.
+// The scalar pass is kept as floorSumScalar (bench case floor.scalar.wasm).
 //
-// Summation order (the JS twin floorSum in src/kernels/js/drf.ts adds in the same order, so
+// Summation order (the JS twin floorSum in bench/floor.ts adds in the same order, so
 // both backends return the same bits): element i of each full block of 16 goes to lane
 // i % 16, i.e. accumulator (i % 16) >> 1, lane i & 1; lanes combine as
 // ((a + b) + (c + d)) + ((e + f) + (g + h)), then lane 0 + lane 1, then the tail in order.

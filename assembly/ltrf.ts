@@ -1,4 +1,4 @@
-// LTRF task-level selection: the paper's Algorithm 1 (SPEC §5), one call per scheduling point.
+// LTRF task-level selection: the paper's Algorithm 1 (docs/policies/ltrf.md), one call per scheduling point.
 //
 // While some queue has a pending task, take the queue i with the smallest accumulated usage
 // per unit weight U_i / w_i (ties: lowest index). If its next task fits in the free
@@ -81,7 +81,7 @@ export const LTRF_PARTIAL: i32 = 2;
 
 const MAX_COUNT: f64 = 9007199254740992; // 2^53: pending counts beyond it are not exact integers
 const NIL: u32 = 0xffffffff; // end of a bucket list (ranks are < N < 2^32 - 1)
-// buckets per candidate: fewer queues per bucket, smaller hot heaps (measured: 4 beats 1 and 2)
+// buckets per candidate: fewer queues per bucket, smaller hot heaps (docs/notes/kernels.md)
 const SPREAD: i32 = 4;
 // a sweep after every (candidates / SWEEP_SHARE + SWEEP_MIN) queues set aside: at most ~16
 const SWEEP_SHARE: i32 = 16;

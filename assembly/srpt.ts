@@ -1,4 +1,4 @@
-// SRPT among BoPF's soft-guarantee LQs (SPEC §4.3 step 2), one call for all of them.
+// SRPT among BoPF's soft-guarantee LQs (docs/policies/bopf.md, allocation step 2), one call for all of them.
 //
 // Each soft LQ i that is inside a guaranteed burst reports three K-vectors:
 //   want[i]      what it could hold right now (Leontief: it uses resources only in these proportions)
@@ -25,7 +25,7 @@
 // (the caller stops guaranteeing consumed bursts, so it normally does not pass them).
 //
 // How it is computed (same results as the formula above, bit for bit; the JS twin
-// src/kernels/js/srpt.ts does the same steps). Each step touches the data once and
+// src/kernels/srpt/twin.ts does the same steps). Each step touches the data once and
 // allocates nothing:
 // 1. scanRows, one sequential pass over want, rate, remaining, two resources per SIMD lane
 //    pair: validation, key_i, the rate cap cap_i = min(1, min over want > 0 of rate / want)

@@ -1,17 +1,11 @@
-// Kernel backends for the per-kernel modules, each with a floor that reads arrays staged for
-// that kernel. KernelBackend.floorSum only reads the staged DRF demands, so the WASM backend
-// here is built on its own instance, keeping the raw export: floorSum(len, ptr) then runs the
-// same WASM loop over any view in linear memory (ptr = the view's byteOffset). The JS floor
-// is the twin loop from src/kernels/js/drf.ts over the staged arrays.
-import { readFileSync } from "node:fs";
-import { instantiateSync } from "@assemblyscript/loader";
-import { defaultWasmUrl } from "../src/engine/load.js";
-import { WasmBackend, type FairschedExports } from "../src/engine/wasm-backend.js";
+// Kernel backends for the per-kernel modules, each with a floor that reads the arrays staged
+// for that kernel (bench/floor.ts): the WASM floor (build/bench.wasm) over the kernel
+// instance's own memory, in place; the JS twin over the arrays themselves.
 import { JsBackend } from "../src/engine/js-backend.js";
-import { floorSum } from "../src/kernels/js/drf.js";
+import { loadEngineSync } from "../src/engine/load.js";
+import type { WasmBackend } from "../src/engine/wasm-backend.js";
 import type { BackendKind, KernelBackend } from "../src/kernels/backend.js";
-
-let module: WebAssembly.Module | null = null;
+import { floorSum, wasmFloor } from "./floor.js";
 
 export interface BenchBackend {
   kernels: KernelBackend;
@@ -38,22 +32,11 @@ export function benchBackend(kind: BackendKind): BenchBackend {
       },
     };
   }
-  module ??= new WebAssembly.Module(readFileSync(defaultWasmUrl));
-  const x = instantiateSync<FairschedExports & Record<string, unknown>>(module, {}).exports as unknown as FairschedExports;
-  const kernels = new WasmBackend(x);
+  const kernels = loadEngineSync({ backend: "wasm" }).kernels as WasmBackend;
+  const floor = wasmFloor(kernels.memory);
   return {
     kernels,
-    floorOver: (views) => wasmFloorOver(x, views, x.floorSum),
-    scalarFloorOver: (views) => wasmFloorOver(x, views, x.floorSumScalar),
-  };
-}
-
-function wasmFloorOver(x: FairschedExports, views: Float64Array[], pass: (len: number, ptr: number) => number): () => number {
-  for (const v of views) if (v.buffer !== x.memory.buffer) throw new Error("floorOver: view is not in this instance's memory (stage first)");
-  const spans = views.map((v) => [v.length, v.byteOffset] as const);
-  return () => {
-    let s = 0;
-    for (const [len, ptr] of spans) s += pass(len, ptr);
-    return s;
+    floorOver: (views) => floor(views),
+    scalarFloorOver: (views) => floor(views, true),
   };
 }

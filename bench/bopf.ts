@@ -1,7 +1,7 @@
-// The BoPF decision of the paper's overhead experiment (papers/bopf-full.txt §5.2.4: 10,000
+// The BoPF decision of the paper's overhead experiment (the BoPF paper §5.2.4: 10,000
 // LQs with 500 ON/OFF cycles each and 10,000 TQs; admission "approximately 1 ms" on a 2.4 GHz
 // Xeon E3, allocation "less than 1 ms"). Inputs and the decision come from
-// src/bopf/bench-scenario.ts (periodic burst specs, K = 6, kept as columns): an empty
+// bench/bopf-scenario.ts (periodic burst specs, K = 6, kept as columns): an empty
 // admission control admits every queue, then one allocation round over all 20,000 with every
 // guaranteed LQ inside a burst — decideRound (src/bopf/decision.ts): both halves in one pass
 // of the engine's BoPF kernel (assembly/bopf.ts) over one staged block. Two forms: the columns and
@@ -20,7 +20,7 @@ import { BopfAdmissionControl, type BopfClass } from "../src/bopf/admission.js";
 import { allocateInstant, type InstantQueue } from "../src/bopf/allocate.js";
 import type { PeriodicBursts } from "../src/bopf/bursts.js";
 import { emptyBatchOutcome } from "../src/bopf/admission-batch.js";
-import { buildBopfBench, engineBatchOf, runBopfBench, type BopfBenchInput, type BopfBenchResult } from "../src/bopf/bench-scenario.js";
+import { buildBopfBench, engineBatchOf, runBopfBench, type BopfBenchInput, type BopfBenchResult } from "./bopf-scenario.js";
 import { benchBackend } from "./backends.js";
 import type { ScenarioCase, ScenarioModule } from "./cases.js";
 
@@ -203,7 +203,7 @@ const objectFloorCase: ScenarioCase = {
 
 export const bopfModule: ScenarioModule = {
   name: "BoPF overhead experiment",
-  description: `${BOPF_LQS} LQs (${BOPF_BURSTS} periodic bursts each) + ${BOPF_TQS} TQs, K = 6 (src/bopf/bench-scenario.ts)`,
+  description: `${BOPF_LQS} LQs (${BOPF_BURSTS} periodic bursts each) + ${BOPF_TQS} TQs, K = 6 (bench/bopf-scenario.ts)`,
   cases: [
     decisionCase("wasm", false, true), decisionCase("wasm"), decisionCase("js"), decisionCase("wasm", true), decisionCase("js", true),
     batchAdmissionCase, admissionCase, allocationCase, floorCase, wasmFloorCase, objectFloorCase,

@@ -1,5 +1,5 @@
 // Phoenix CRV/SRPT reordering of every worker queue in one round (assembly/crv.ts,
-// src/kernels/js/crv.ts). N = tasks T; K sets the mean queue length 4K (see crvInstance).
+// src/kernels/crv/twin.ts). N = tasks T; K sets the mean queue length 4K (see crvInstance).
 // Floor: one pass over the per-task f64 inputs, CRV score and runtime (2*T).
 import type { Size } from "./cases.js";
 import { kernelModule } from "./kernel-module.js";
@@ -13,18 +13,20 @@ function instance({ n, k }: Size): CrvInstance {
 
 export const crvModule = kernelModule({
   id: "crv",
-  name: "Phoenix CRV reordering (SPEC §7; N = tasks, queues of ~4K tasks)",
+  name: "Phoenix CRV reordering (docs/policies/phoenix.md; N = tasks, queues of ~4K tasks)",
   kernelLabel: "CRV reorder kernel",
   floorLabel: "one pass over score, runtime",
   stage(kernels, size) {
     const x = instance(size);
-    const s = kernels.stageCrv(x.q, x.t);
+    const block = kernels.stage("crv", x.q, x.t);
+    const s = block.views();
     s.offsets.set(x.offsets);
     s.score.set(x.score);
     s.runtime.set(x.runtime);
     s.slack.set(x.slack);
     s.mode.set(x.mode);
-    return { run: () => kernels.runCrv(x.q, x.t, x.slackThreshold), floorViews: [s.score, s.runtime] };
+    const args = { slackThreshold: x.slackThreshold };
+    return { run: () => block.run(args), errorIndex: () => block.errorIndex(), floorViews: [s.score, s.runtime] };
   },
   calls: {
     into(engine, size) {

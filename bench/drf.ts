@@ -1,9 +1,10 @@
 // DRF: the kernel on both backends, the floor on the same arrays, what users would run
 // instead (YARN's bisection, Mesos' discrete DRF), and the public call end to end.
-import { loadEngineSync, type Engine } from "../src/index.js";
-import type { BackendKind } from "../src/kernels/backend.js";
-import { mesosDrf, MesosDrfScratch } from "../src/baselines/mesos-drf.js";
-import { yarnFairShares } from "../src/baselines/yarn-fair-share.js";
+import { loadEngineSync } from "../src/index.js";
+import type { BackendKind, KernelBlock } from "../src/kernels/backend.js";
+import { DRF_ARGS } from "../src/kernels/drf/contract.js";
+import { mesosDrf, MesosDrfScratch } from "./baselines/mesos-drf.js";
+import { yarnFairShares } from "./baselines/yarn-fair-share.js";
 import type { BenchCase, BenchModule, Size } from "./cases.js";
 import { demandRows, drfInstance, type DrfInstance } from "./workload.js";
 import { benchBackend } from "./backends.js";
@@ -17,15 +18,15 @@ function instance({ n, k }: Size): DrfInstance {
   return cached;
 }
 
-/** An engine with this size's problem staged in its kernel views. */
-function stagedEngine(backend: BackendKind, size: Size): Engine {
+/** A block of these kernels (default: a fresh engine's) with this size's problem staged in its views. */
+function stagedBlock(backend: BackendKind, size: Size, kernels = loadEngineSync({ backend }).kernels): KernelBlock<"drf"> {
   const x = instance(size);
-  const engine = loadEngineSync({ backend });
-  const s = engine.kernels.stageDrf(x.n, x.k);
+  const block = kernels.stage("drf", x.n, x.k);
+  const s = block.views();
   s.capacity.set(x.capacity);
   s.demands.set(x.demands);
   s.weights.set(x.weights);
-  return engine;
+  return block;
 }
 
 function kernelCase(backend: BackendKind): BenchCase {
@@ -34,11 +35,10 @@ function kernelCase(backend: BackendKind): BenchCase {
     label: `DRF kernel (${backend})`,
     target: backend === "wasm" ? "t(1e5)/t(1e4) <= 12" : undefined,
     prepare(size) {
-      const { kernels } = stagedEngine(backend, size);
-      const { n, k } = size;
-      const st = kernels.runDrf(n, k, true, false);
-      if (st.code !== 0) throw new Error(`DRF kernel failed: status ${st.code} at ${st.index}`);
-      return () => kernels.runDrf(n, k, true, false);
+      const block = stagedBlock(backend, size);
+      const code = block.run(DRF_ARGS.weights);
+      if (code !== 0) throw new Error(`DRF kernel failed: status ${code} at ${block.errorIndex()}`);
+      return () => block.run(DRF_ARGS.weights);
     },
   };
 }
@@ -48,9 +48,8 @@ function floorCase(backend: BackendKind): BenchCase {
     id: `floor.${backend}`,
     label: `floor: one pass over D (${backend}${backend === "wasm" ? ", SIMD" : ""})`,
     prepare(size) {
-      const { kernels } = stagedEngine(backend, size);
-      const len = size.n * size.k;
-      return () => kernels.floorSum(len);
+      const b = benchBackend(backend);
+      return b.floorOver([stagedBlock(backend, size, b.kernels).views().demands]);
     },
   };
 }
@@ -62,7 +61,7 @@ const scalarFloorCase: BenchCase = {
   prepare(size) {
     const x = instance(size);
     const b = benchBackend("wasm");
-    const s = b.kernels.stageDrf(x.n, x.k);
+    const s = b.kernels.stage("drf", x.n, x.k).views();
     s.demands.set(x.demands);
     return b.scalarFloorOver!([s.demands]);
   },
@@ -140,7 +139,7 @@ const mesosCase: BenchCase = {
 };
 
 export const drfModule: BenchModule = {
-  name: "DRF progressive filling (SPEC §2)",
+  name: "DRF progressive filling (docs/policies/drf.md)",
   cases: [
     kernelCase("wasm"), kernelCase("js"),
     floorCase("wasm"), floorCase("js"), scalarFloorCase,

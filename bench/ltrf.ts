@@ -1,4 +1,4 @@
-// LTRF task-level selection (Algorithm 1; assembly/ltrf.ts, src/kernels/js/ltrf.ts):
+// LTRF task-level selection (Algorithm 1; assembly/ltrf.ts, src/kernels/ltrf/twin.ts):
 // validation, bucket queue, one start per task, sweeps of the queues set aside once the
 // cluster fills. Work-conserving, with weights (instance: bench/workload.ts). Floor: one pass
 // over the task demands (N*K) and the four per-queue inputs (pending, usage, weights, increments).
@@ -12,14 +12,18 @@ function instance({ n, k }: Size): LtrfInstance {
   return cached;
 }
 
+/** Weighted, work-conserving, no partial results. */
+const ARGS = { useWeights: true, blocking: false, partial: false };
+
 export const ltrfModule = kernelModule({
   id: "ltrf",
-  name: "LTRF task selection (Algorithm 1, SPEC §5)",
+  name: "LTRF task selection (Algorithm 1, docs/policies/ltrf.md)",
   kernelLabel: "LTRF kernel",
   floorLabel: "one pass over tasks, pending, usage, weights, increments",
   stage(kernels, size) {
     const x = instance(size);
-    const s = kernels.stageLtrf(x.n, x.k);
+    const block = kernels.stage("ltrf", x.n, x.k);
+    const s = block.views();
     s.free.set(x.free);
     s.tasks.set(x.tasks);
     s.pending.set(x.pending);
@@ -28,7 +32,8 @@ export const ltrfModule = kernelModule({
     s.increments.set(x.increments);
     s.maxStarts[0] = Infinity; // the bench instance starts far fewer than any limit
     return {
-      run: () => kernels.runLtrf(x.n, x.k, true, 0),
+      run: () => block.run(ARGS),
+      errorIndex: () => block.errorIndex(),
       floorViews: [s.tasks, s.pending, s.usage, s.weights, s.increments],
     };
   },

@@ -6,7 +6,7 @@ import { loadEngineSync } from "../src/index.js";
 import "../src/policies/index.js";
 import { simulate, type SimResult } from "../src/sim/simulator.js";
 import { bopfWorkload } from "../src/workloads/bopf.js";
-import type { Workload } from "../src/sim/model.js";
+import type { Workload } from "../src/policy/model.js";
 import type { ScenarioModule } from "./cases.js";
 
 const PARAMS = { tqs: 20, tqJobs: 10, bursts: 6 };

@@ -1,6 +1,6 @@
 // Shared by the BoPF kernels (assembly/bopf.ts, its K-specialised rows in fast.ts): the
 // constants, the tolerance count and its fast test, the bad-row lookup, the round's end
-// checks. Documented where each is defined; the JS twin is src/kernels/js/bopf.ts.
+// checks. Documented where each is defined; the JS twin is src/kernels/bopf/twin.ts.
 import { ldf, stf, ldb, isFiniteF64 } from "../util/mem";
 import {
   OK, E_BOPF_KIND, E_BOPF_START, E_BOPF_PERIOD, E_BOPF_WINDOW, E_BOPF_COUNT, E_BOPF_VOLUME, BOPF_GENERAL,

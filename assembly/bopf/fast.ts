@@ -1,7 +1,7 @@
 // bopfAdmit's rows (assembly/bopf.ts) specialised for K = 1..8 resources, without summary
 // rows (flag bit 0), with or without the fused round (flag bit 1): what decideRound and
 // admitBatch run. The same operations per lane as the generic loop, so the same bits (the
-// JS twin src/kernels/js/bopf.ts is the reference for both), but with K a compile-time
+// JS twin src/kernels/bopf/twin.ts is the reference for both), but with K a compile-time
 // constant every per-resource quantity is a register: the row's volumes and rates, the
 // capacities and bounds, the running hard sums, and the round's left, sum3 and sum4 (in
 // the generic loop these live in scratch memory, and each row's load-add-store of them

@@ -1,6 +1,6 @@
 // Binary min-heap of packed 16-byte entries: f64 key at +0, u32 id at +8, u32 aux at +12
 // (a payload carried along, not compared), ordered by (key, id). Key and id sit in the entry, so comparing two entries never reads
-// another array, and one v128 move copies an entry. The JS twin (src/kernels/js/ltrf.ts)
+// another array, and one v128 move copies an entry. The JS twin (src/kernels/ltrf/twin.ts)
 // keeps the same heap in a Float64Array of (key, id) pairs and moves entries identically.
 //
 // Example: entries (2, 7), (1, 9), (1, 3) heapified -> top (1, 3): equal keys go to the

@@ -2,7 +2,7 @@ import { ldf, ldu, stu, align8 } from "./mem";
 
 // Sorting indices by f64 keys in [+0, +inf] (their IEEE bit patterns order like the
 // numbers; no NaN, no -0), always into the total order (key, index). The JS twin in
-// src/kernels/js/radix.ts produces the same orders.
+// src/kernels/util/radix.ts produces the same orders.
 //
 // - sortIndicesByKey: a whole array. Two stable LSD counting passes (11-bit digits, 8-bit
 //   below BIG_DIGIT_FROM keys) on the top 22 bits of (bits - smallest bits), so the digits

@@ -10,22 +10,11 @@
 //   window = [0, 25]         count  = [0, 10]    volume = [0, 0, 25, 25]
 // TQ rows' spec cells are ignored (any value). Edge values: count 0 or an all-zero volume
 // is an LQ that never binds (tolerance +Infinity, rate 0), as in admit().
-import { InputError, describeValue } from "../engine/errors.js";
+import { InputError, describeValue } from "../errors.js";
 import type { PeriodicBursts } from "./bursts.js";
+import { KIND_LQ, batchRowError, type AdmissionBatch } from "../kernels/bopf/columns.js";
 
-export const KIND_TQ = 0, KIND_LQ = 1;
-
-export interface AdmissionBatch {
-  n: number;
-  /** KIND_TQ or KIND_LQ per queue. */
-  kind: Uint8Array;
-  start: Float64Array;
-  period: Float64Array;
-  window: Float64Array;
-  count: Float64Array;
-  /** Queue-major N*K. */
-  volume: Float64Array;
-}
+export { KIND_TQ, KIND_LQ, batchRowError, type AdmissionBatch } from "../kernels/bopf/columns.js";
 
 /** What admitBatch writes per queue (arrays of at least N). */
 export interface BatchOutcome {
@@ -86,24 +75,4 @@ export function validateBatchShape(b: AdmissionBatch, k: number, field: string):
     if (!(b[c] instanceof Float64Array) || b[c].length < n) throw new InputError(`${field}.${c}`, `expected a Float64Array of N = ${n} numbers`);
   }
   if (!(b.volume instanceof Float64Array) || b.volume.length < n * k) throw new InputError(`${field}.volume`, `expected a Float64Array of N*K = ${n * k} numbers`);
-}
-
-/** Row i's first bad cell as an InputError (kind, start, period, window, count, volume), or null. */
-export function batchRowError(b: AdmissionBatch, i: number, k: number, field: string): InputError | null {
-  const { kind, start, period, window, count, volume } = b;
-  const kd = kind[i];
-  if (kd === KIND_TQ) return null;
-  if (kd !== KIND_LQ) return new InputError(`${field}.kind[${i}]`, `must be ${KIND_TQ} (TQ) or ${KIND_LQ} (LQ) (got ${kd})`);
-  const s = start[i], p = period[i], w = window[i], c = count[i];
-  // x - x === 0: finite
-  if (!(s - s === 0)) return new InputError(`${field}.start[${i}]`, `must be a finite number (got ${describeValue(s)})`);
-  if (!(p > 0 && p - p === 0)) return new InputError(`${field}.period[${i}]`, `must be a finite number > 0 (got ${describeValue(p)})`);
-  if (!(w > 0 && w - w === 0)) return new InputError(`${field}.window[${i}]`, `must be a finite number > 0 (got ${describeValue(w)})`);
-  if (!(c >= 0 && Math.floor(c) === c && c - c === 0)) return new InputError(`${field}.count[${i}]`, `must be an integer >= 0 (got ${describeValue(c)})`);
-  const base = i * k;
-  for (let r = 0; r < k; r++) {
-    const v = volume[base + r];
-    if (!(v >= 0 && v - v === 0)) return new InputError(`${field}.volume[${i}][${r}]`, `must be a finite number >= 0 (got ${describeValue(v)})`);
-  }
-  return null;
 }

@@ -1,4 +1,4 @@
-// The alpha-strategy (SPEC §4.4, §3.5 of the full paper): an LQ whose burst demand is
+// The alpha-strategy (docs/policies/bopf.md, alpha strategy; §3.5 of the full paper): an LQ whose burst demand is
 // random asks for enough that its whole demand vector is covered with probability alpha.
 //   independent resources:          request_k = F_k^{-1}(alpha^(1/K))  (prod_k P(X_k <= request_k) = alpha)
 //   perfectly correlated resources: request_k = F_k^{-1}(alpha)       (all covered together)
@@ -10,7 +10,7 @@
 // The correlated request is ~10% smaller: what the paper notes about taking correlation
 // into account. Edge values: std = 0 -> the mean; alpha -> 1 with a Normal -> unbounded
 // (alpha must be < 1); empirical samples -> at most the largest sample.
-import { InputError, describeValue } from "../engine/errors.js";
+import { InputError, describeValue } from "../errors.js";
 import { empiricalQuantile, normalQuantile } from "./quantile.js";
 
 export type DemandDistribution =

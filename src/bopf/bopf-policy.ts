@@ -5,7 +5,7 @@
 // its reported window t_i(n) or until it has consumed its reported volume d_i(n), whichever
 // comes first; its rate is the reported r_i(n) = d_i(n) / t_i(n). So a queue that
 // under-reports gets too small a rate and misses its deadline, and one that over-reports is
-// still capped by what its tasks really need (SPEC §4.6).
+// still capped by what its tasks really need (docs/policies/bopf.md, misreported bursts).
 //
 // Reservation: the simulator does not preempt, and it lets the queue furthest below its
 // target start first — so a TQ below its (legitimate) elastic target could take resources
@@ -20,7 +20,7 @@
 // arrives, as in the paper's setup; queues without jobs come last).
 //
 // `expiry` decides when an unfinished guarantee ends:
-//   'deadline' (SPEC §4.3 literally): at arrival + t_i(n), or once d_i(n) is consumed.
+//   'deadline' (docs/policies/bopf.md, allocation, read literally): at arrival + t_i(n), or once d_i(n) is consumed.
 //   'volume' (default): only once d_i(n) is consumed (or the queue has nothing left to run,
 //   or its next burst arrives). In a non-preemptive cluster a burst that arrives while
 //   long batch tasks hold the resources cannot get its rate at once; under 'deadline' it
@@ -28,9 +28,9 @@
 //   paper measures (BoPF within a few seconds of SP, Tables 3-4). The prioritised volume
 //   per burst is still at most d_i(n) <= C·gap/(M+1), so long-term fairness is unchanged.
 import type { Engine } from "../engine/engine.js";
-import { InputError, describeValue } from "../engine/errors.js";
-import type { Workload } from "../sim/model.js";
-import type { ClusterState, Policy, PolicyActions, PolicyContext, SimEvent } from "../sim/policy.js";
+import { InputError, describeValue } from "../errors.js";
+import type { Workload } from "../policy/model.js";
+import type { ClusterState, Policy, PolicyActions, PolicyContext, SimEvent } from "../policy/policy.js";
 import { BopfAdmissionControl, type BopfAdmission, type BopfClass } from "./admission.js";
 import { allocateInstant, type InstantQueue } from "./allocate.js";
 import type { BurstSeries } from "./bursts.js";

@@ -1,4 +1,4 @@
-// An LQ's reported bursts (SPEC §4.1), explicit or periodic, validated once and summarised
+// An LQ's reported bursts (docs/policies/bopf.md, bursts), explicit or periodic, validated once and summarised
 // into the three numbers admission control needs, so that admitting or re-checking a queue
 // never rescans its bursts:
 //
@@ -9,7 +9,7 @@
 //   binding     = the burst and resource that decide the tolerance (for the "why" in reports)
 //
 // gap_n = T(n+1) - T(n); for the last burst the previous gap, and for a single burst its
-// window (SPEC §4.2).
+// window (docs/policies/bopf.md, admission).
 //
 // Worked example: C = <100 CPU, 200 GB>, periodic bursts every 150 s, window 30 s, volume
 // <3000 CPU·s, 3000 GB·s>. Rate = <100, 100>. Per-queue fair volume with m queues is
@@ -17,10 +17,10 @@
 // tolerance is 5 (binding: burst 0, resource 0) — the LQ keeps a guarantee while at most
 // 5 queues are admitted. Edge values: a zero volume on every resource gives tolerance
 // +Infinity (never binds); a volume larger than C * gap gives tolerance 0 (fails even alone).
-import type { BurstSpec } from "../sim/model.js";
-import { InputError, describeValue } from "../engine/errors.js";
-import { toleratedCount } from "../kernels/js/bopf.js";
-import { isNonNumericView } from "../engine/marshal.js";
+import type { BurstSpec } from "../policy/model.js";
+import { InputError, describeValue } from "../errors.js";
+import { toleratedCount } from "../kernels/bopf/twin.js";
+import { isNonNumericView } from "../kernels/marshal.js";
 
 /** Bursts every `period` seconds from `start`, `count` of them, each with the same window and volume. */
 export interface PeriodicBursts {
@@ -38,7 +38,7 @@ export interface BurstSeries {
   readonly count: number;
   /** Burst n (0-based): arrival, window t_n and volume d_n. */
   burst(n: number): BurstSpec;
-  /** T(n+1) - T(n), with the SPEC's rule for the last burst. */
+  /** T(n+1) - T(n), with the rule for the last burst in docs/policies/bopf.md (bursts). */
   gap(n: number): number;
   readonly maxRate: Float64Array;
   readonly tolerance: number;
@@ -59,10 +59,12 @@ export function burstSeries(input: BurstsInput, capacity: ArrayLike<number>, fie
   const k = capacity.length;
   if (input === null || typeof input !== "object") throw new InputError(field, `expected a list of bursts or a periodic spec, got ${describeValue(input)}`);
   if (isPeriodic(input)) return periodic(input, capacity, field);
-  const list = input as readonly BurstSpec[];
-  const starts = new Float64Array(list.length);
-  for (let n = 0; n < list.length; n++) {
-    const b = list[n];
+  const given = input as readonly BurstSpec[];
+  const starts = new Float64Array(given.length);
+  // the series keeps its own copy of each burst: a caller changing its list later changes nothing here
+  const list: BurstSpec[] = new Array(given.length);
+  for (let n = 0; n < given.length; n++) {
+    const b = given[n];
     const f = `${field}[${n}]`;
     if (b === null || typeof b !== "object") throw new InputError(f, `expected a burst {start, window, volume}, got ${describeValue(b)}`);
     finite(`${f}.start`, b.start);
@@ -72,6 +74,7 @@ export function burstSeries(input: BurstsInput, capacity: ArrayLike<number>, fie
       throw new InputError(`${f}.start`, `must be later than ${field}[${n - 1}].start (${starts[n - 1]}); got ${describeValue(b.start)}`);
     }
     starts[n] = b.start;
+    list[n] = { start: b.start, window: b.window, volume: Array.from(b.volume) };
   }
   const gap = (n: number): number => {
     if (n + 1 < list.length) return starts[n + 1] - starts[n];
@@ -180,11 +183,13 @@ function periodic(p: PeriodicBursts, capacity: ArrayLike<number>, field: string)
   const maxRate = new Float64Array(capacity.length);
   const out: SummaryOut = { binding: -1 };
   const tolerance = periodicSummary(p, capacity, field, maxRate, 0, out);
-  return new PeriodicSeries(p, maxRate, tolerance, out.binding);
+  // its own copy of the spec: a caller changing its object later changes nothing here
+  const own: PeriodicBursts = { start: p.start, period: p.period, window: p.window, count: p.count, volume: Array.from(p.volume) };
+  return new PeriodicSeries(own, maxRate, tolerance, out.binding);
 }
 
 // toleratedCount (the safety check's count, exact to the last bit) lives with the kernel twin,
-// which runs the same divisions: src/kernels/js/bopf.ts.
+// which runs the same divisions: src/kernels/bopf/twin.ts.
 export { toleratedCount };
 
 function finite(field: string, v: unknown): void {

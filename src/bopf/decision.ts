@@ -5,8 +5,8 @@
 // Both halves run in ONE pass of the engine's BoPF kernel (assembly/bopf.ts, bopfAdmit
 // with flag bit 1) over one staged block: each row's allocation is computed as soon as its
 // class is known, its rate straight from the division that admitted it, so nothing by row
-// is written for the round to read back; the round goes to the general path of allocate.ts
-// (SRPT, DRF) only when it is contended, with the same numbers as
+// is written for the round to read back; the round goes to the general path (the steps of
+// allocate-steps.ts: SRPT, DRF) only when it is contended, with the same numbers as
 // allocateInstantFlat(.., { steps: false }) over the equivalent InstantBatch.
 //
 // Worked example (K = 2, C = <1, 1>): a TQ wanting <0.1, 0.1>, then an LQ bursting
@@ -19,12 +19,14 @@
 // N = 0 gives an empty allocation; a rejected queue gets nothing; a bad row, or a `want`
 // that is not N*K numbers, throws an InputError and admits nothing.
 import type { Engine } from "../engine/engine.js";
-import { InputError } from "../engine/errors.js";
+import { InputError } from "../errors.js";
 import { Status } from "../kernels/status.js";
 import type { BopfAdmissionControl } from "./admission.js";
 import { KIND_LQ, emptyBatchOutcome, type AdmissionBatch, type BatchOutcome } from "./admission-batch.js";
-import { allocationOnlyGeneral, InstantWorkspace, validateInstantBatch, type InstantBatch } from "./allocate.js";
-import { blockFor } from "./batch-kernel.js";
+import { allocateSteps } from "./allocate-steps.js";
+import { InstantWorkspace, type InstantBatch } from "./instant-batch.js";
+import { validateInstantBatch } from "./instant-validate.js";
+import { blockFor } from "../kernels/bopf/batch.js";
 
 /** What decideRound reuses across calls (grows as needed). */
 export class DecisionWorkspace {
@@ -122,5 +124,5 @@ export function decideRound(
   if (code === Status.OK) return { out: dw.out, allocation: blockFor(engine, b, k).views().allocation.subarray(0, nk) };
   // contended: the same round over the InstantBatch the check built (its cells checked)
   const inst = built.inst ?? dw.instantBatch(b, want, k);
-  return { out: dw.out, allocation: allocationOnlyGeneral(engine, ac.capacity, inst, dw.ws).allocation };
+  return { out: dw.out, allocation: allocateSteps(engine, ac.capacity, inst, dw.ws, true).allocation };
 }

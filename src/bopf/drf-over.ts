@@ -18,7 +18,8 @@
 // whole demand, dominant share 0.3; the second gets 7/8 of its demand, <7, 1.75>). Edge values: a resource with avail <= C * 1e-12 is exhausted (dropped;
 // rows needing it get 0); a want <= C * 1e-12 counts as no demand (float residue).
 import type { Engine } from "../engine/engine.js";
-import { InputError } from "../engine/errors.js";
+import { InputError } from "../errors.js";
+import { DRF_ARGS } from "../kernels/drf/contract.js";
 
 /** Below this fraction of capacity a remainder counts as exhausted (float residue of C - sum). */
 export const EXHAUSTED = 1e-12;
@@ -94,13 +95,14 @@ export function drfOver(
     return;
   }
   const kernels = engine.kernels;
-  const st = kernels.stageDrf(n, kl);
+  const block = kernels.stage("drf", n, kl);
+  const st = block.views();
   for (let j = 0; j < kl; j++) st.capacity[j] = avail[live[j]];
   if (weights !== null) st.weights.set(weights.subarray(0, n));
   else st.weights.fill(1, 0, n);
   stageDemands(wants, st.demands, n, k, kl, live, exhausted, thr);
-  const status = kernels.runDrf(n, kl, true, false);
-  if (status.code !== 0) {
+  const status = block.run(DRF_ARGS.weights);
+  if (status !== 0) {
     // rerun through engine.drf so the error is the InputError it has always been
     const wts = Float64Array.from(st.weights.subarray(0, n));
     try {
@@ -111,7 +113,7 @@ export function drfOver(
       if (row !== null) throw new InputError(`queues[${row[1]}]`, `want / weight is beyond f64 precision in BoPF's DRF step (${e instanceof Error ? e.message : ""}); rescale the units`);
       throw e;
     }
-    throw new Error(`drf kernel status ${status.code as number}`);
+    throw new Error(`drf kernel status ${status}`);
   }
   scatterShares(st.lambda, st.demands, out, n, k, kl, live);
 }

@@ -1,5 +1,5 @@
-// BoPF for embedders: admission control (object API and the batch API over columns), the
-// allocation at one instant (SPEC §4.3), the whole decision of a round right after a batch
+// BoPF for embedders (docs/policies/bopf.md): admission control (object API and the batch
+// API over columns), the allocation at one instant, the whole decision of a round right after a batch
 // admission on the engine's BoPF kernel (decideRound, with columns that may live in the
 // engine's memory: EngineAdmissionBatch), the alpha-strategy request, burst descriptions.
 export {
@@ -14,6 +14,6 @@ export {
   type InstantQueue, type InstantAllocation, type InstantBatch, type FlatOptions, type FlatAllocation,
 } from "./allocate.js";
 export { decideRound, DecisionWorkspace, type RoundDecision } from "./decision.js";
-export { EngineAdmissionBatch } from "./batch-kernel.js";
+export { EngineAdmissionBatch } from "../kernels/bopf/batch.js";
 export { burstSeries, isPeriodic, type PeriodicBursts, type BurstsInput, type BurstSeries } from "./bursts.js";
 export { alphaRequest, quantileOf, type DemandDistribution, type Correlation } from "./alpha.js";

@@ -1,4 +1,4 @@
-// M-BVT (SPEC §4.5; BoPF paper §2.3): borrowed virtual time extended to many resources.
+// M-BVT (docs/policies/bopf.md, M-BVT; BoPF paper §2.3): borrowed virtual time extended to many resources.
 //
 // Every queue has an actual virtual time A_i = ∫ ds(usage_i) / w_i dt (its dominant-share
 // progress). While an LQ's burst is open its effective virtual time is E_i = A_i - W_i
@@ -6,7 +6,7 @@
 // A_i advances at the DRF progress rate the warped LQ falls back to the others' level.
 //
 // The fluid form used here: at each scheduling point, DRF with offsets o_i = (E_i - min E)
-// / lag over the demanding queues (the same kernel as LTRF, SPEC §2). A queue only starts
+// / lag over the demanding queues (the same kernel as LTRF, docs/policies/ltrf.md). A queue only starts
 // receiving once the common level has passed its lead over the most-behind queue, spread
 // over `lag` seconds: with lag -> 0 this is strict priority by E with DRF among ties, and
 // every unallocated resource still goes to the next queues (work conserving).
@@ -19,8 +19,8 @@
 // E = 50 = E_TQ (if the TQ did not progress), and from then on they share by DRF.
 // Edge values: warp 0 -> plain DRF with long-term memory; all queues idle -> nothing.
 import type { Engine } from "../engine/engine.js";
-import type { ClusterState, Policy, PolicyActions, PolicyContext, SimEvent } from "../sim/policy.js";
-import { InputError, describeValue } from "../engine/errors.js";
+import type { ClusterState, Policy, PolicyActions, PolicyContext, SimEvent } from "../policy/policy.js";
+import { InputError, describeValue } from "../errors.js";
 import { UsageSampler } from "./usage-sampler.js";
 
 export interface MbvtOptions {

@@ -1,4 +1,4 @@
-// Quantile functions for the alpha-strategy (SPEC §4.4).
+// Quantile functions for the alpha-strategy (docs/policies/bopf.md, alpha strategy).
 //
 // normalQuantile: Acklam's rational approximation of the standard normal inverse CDF
 // (relative error < 1.15e-9 over (0, 1)): a rational function in q = p - 0.5 on the
@@ -11,7 +11,7 @@
 // empiricalQuantile: the generalised inverse of the empirical CDF, inf{x : F_n(x) >= p}:
 // the ceil(p·n)-th smallest sample (p = 0 -> the smallest). Samples {3, 1, 2, 4}, p = 0.5
 // -> 2; p = 0.95 -> 4.
-import { InputError, describeValue } from "../engine/errors.js";
+import { InputError, describeValue } from "../errors.js";
 
 const A = [-3.969683028665376e1, 2.209460984245205e2, -2.759285104469687e2, 1.38357751867269e2, -3.066479806614716e1, 2.506628277459239];
 const B = [-5.447609879822406e1, 1.615858368580409e2, -1.556989798598866e2, 6.680131188771972e1, -1.328068155288572e1];

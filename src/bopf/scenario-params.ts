@@ -1,5 +1,5 @@
 // Parsing list-valued scenario parameters (`--param tqs=1,2,4`).
-import { InputError } from "../engine/errors.js";
+import { InputError } from "../errors.js";
 
 export function listParam(params: Record<string, string | number> | undefined, name: string, fallback: number[]): number[] {
   const v = params?.[name];

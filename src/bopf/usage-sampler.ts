@@ -6,7 +6,7 @@
 // the sampler asks the simulator for a wake-up at the same instant (once per instant): the
 // policy is consulted again after the starts, and that reading is the usage that holds
 // until the next point. Integrate with `advance` at every consultation.
-import type { ClusterState, PolicyActions } from "../sim/policy.js";
+import type { ClusterState, PolicyActions } from "../policy/policy.js";
 
 export class UsageSampler {
   /** Resource·seconds consumed per queue, queue-major N*K. */

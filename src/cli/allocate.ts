@@ -6,9 +6,9 @@
 // `demand` is what the queue could use right now (usage included). Output:
 // { "policy", "queues": [{ "name", "allocation": [..K], "dominantShare" }], "admissions"? }
 import type { Engine } from "../engine/engine.js";
-import { InputError, describeValue } from "../engine/errors.js";
-import type { QueueSpec, Workload } from "../sim/model.js";
-import type { ClusterState, QueueState } from "../sim/policy.js";
+import { InputError, describeValue } from "../errors.js";
+import type { QueueSpec, Workload } from "../policy/model.js";
+import type { ClusterState, QueueState } from "../policy/policy.js";
 import { getPolicy, policyNames } from "../sim/registry.js";
 import { validateWorkload } from "../sim/validate-workload.js";
 

@@ -3,16 +3,19 @@
 import { readFileSync } from "node:fs";
 import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { loadEngineSync } from "../engine/load.js";
-import { InputError } from "../engine/errors.js";
+import { InputError } from "../errors.js";
 import { formatTable } from "../report/table.js";
+import { getScenario, listScenarios } from "../scenarios/registry.js";
+import type { ScenarioReport } from "../scenarios/scenario.js";
+import { replayTrace } from "../scenarios/trace-replay.js";
+import { SimulationError } from "../errors.js";
 import { listPolicies } from "../sim/registry.js";
-import { getScenario, listScenarios, type ScenarioReport } from "../sim/scenario.js";
-import { SimulationError } from "../sim/errors.js";
-import "../scenarios/index.js";
-import { addSweepCommands, writeReportFile } from "../report/cli-sweep.js";
-import { skippedNote, traceReport } from "../report/trace-report.js";
 import { allocate } from "./allocate.js";
+import { addFuzzCommand } from "./fuzz.js";
 import { progressBar } from "./progress.js";
+import { writeReportFile } from "./report-file.js";
+import { skippedNote } from "./skipped-note.js";
+import { addSweepCommands } from "./sweep-commands.js";
 
 function intArg(name: string) {
   return (v: string): number => {
@@ -79,15 +82,15 @@ export function buildProgram(): Command {
       const engine = loadEngineSync();
       let report: ScenarioReport;
       if (o.trace) {
-        const bar = progressBar("simulate trace");
-        const r = await traceReport(o.trace, { format: o.format, lenient: o.lenient, params: o.param, policies, seed: o.seed, engine, onProgress: (f) => bar.update(f) });
+        const bar = progressBar("simulate trace", process.stderr, { delayMs: 1000 });
+        const r = await replayTrace(o.trace, { format: o.format, lenient: o.lenient, params: o.param, policies, seed: o.seed, engine, onProgress: (f) => bar.update(f) });
         bar.done();
         process.stderr.write(skippedNote(r.summary));
         report = r.report;
       } else {
         const scenario = getScenario(o.scenario);
         if (!scenario) throw new InputError("--scenario", `unknown scenario '${o.scenario}' (known: ${listScenarios().map((s) => s.name).join(", ")})`);
-        const bar = progressBar(`simulate ${scenario.name}`);
+        const bar = progressBar(`simulate ${scenario.name}`, process.stderr, { delayMs: 1000 });
         report = scenario.run({ policies, seed: o.seed, params: o.param, engine, onProgress: (f) => bar.update(f) });
         bar.done();
       }
@@ -116,6 +119,7 @@ export function buildProgram(): Command {
       process.stdout.write(lines.join("\n") + "\n");
     });
   addSweepCommands(program, (name) => getScenario(name)?.defaultPolicies ?? []);
+  addFuzzCommand(program);
   return program;
 }
 

@@ -1,5 +1,5 @@
-import { InputError } from "./errors.js";
-import { MAX_BYTES, formatBytes } from "./regions.js";
+import { InputError } from "../errors.js";
+import { MAX_BYTES, formatBytes } from "../kernels/region-table.js";
 
 const PAGE = 65536;
 const ALIGN = 16; // v128 loads in the kernels like 16-byte aligned regions

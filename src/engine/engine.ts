@@ -1,52 +1,17 @@
+// The engine: one method per kernel call and prepared problem, each a thin front over its
+// kernel's folder (src/kernels/<kernel>/: validation, staging, error mapping, prepared class).
 import type { BackendKind, KernelBackend } from "../kernels/backend.js";
-import { Status } from "../kernels/status.js";
-import { InputError, describeValue } from "./errors.js";
-import { drfError, srptError } from "./kernel-errors.js";
-import { matrixRows, vectorLength, writeMatrix, writeVector, type Matrix, type Vector } from "./marshal.js";
-import { PreparedCrv, PreparedDrf, PreparedLtrf, PreparedSrpt, type PrepareCrvOptions, type PrepareDrfOptions, type PrepareLtrfOptions } from "./prepared.js";
-import { copyResults, type CallOptions } from "./results.js";
-import { runLtrf, type LtrfInput, type LtrfResult } from "../ltrf/kernel-call.js";
-import { runCrvReorder, type CrvReorderInput, type CrvReorderResult } from "../phoenix/crv-call.js";
+import { runCrvReorder, type CrvReorderInput, type CrvReorderResult } from "../kernels/crv/call.js";
+import { PreparedCrv, type PrepareCrvOptions } from "../kernels/crv/prepared.js";
+import { runDrf, type DrfInput, type DrfResult } from "../kernels/drf/call.js";
+import { PreparedDrf, type PrepareDrfOptions } from "../kernels/drf/prepared.js";
+import { runLtrf, type LtrfInput, type LtrfResult } from "../kernels/ltrf/call.js";
+import { PreparedLtrf, type PrepareLtrfOptions } from "../kernels/ltrf/prepared.js";
+import type { CallOptions } from "../kernels/results.js";
+import { runSrpt, type SrptInput, type SrptResult } from "../kernels/srpt/call.js";
+import { PreparedSrpt } from "../kernels/srpt/prepared.js";
 
-export interface DrfInput {
-  /** Capacity per resource, length K, every entry > 0. */
-  capacity: Vector;
-  /** Outstanding demand per queue: N rows of K (or a flat queue-major array of N*K), entries >= 0. */
-  demands: Matrix;
-  /** Weight per queue (> 0), default 1. */
-  weights?: Vector;
-  /** Offset per queue (>= 0) in dominant share per unit weight, default 0: long-term fairness (SPEC §5). */
-  offsets?: Vector;
-}
-
-export interface DrfResult {
-  /** lambda_i: fraction of queue i's demand granted, in [0, 1]. */
-  fraction: Float64Array;
-  /** A[i][k] = lambda_i * D[i][k], queue-major N*K. */
-  allocation: Float64Array;
-  /** lambda_i * delta_i: the dominant share queue i receives. */
-  dominantShare: Float64Array;
-}
-
-export interface SrptInput {
-  /** Capacity per resource, length K, every entry > 0: scales the remaining volume into a dominant share. */
-  capacity: Vector;
-  /** What is left for the soft LQs (C minus the hard guarantees), length K, entries >= 0. */
-  available: Vector;
-  /** What each soft LQ could hold now: N rows of K (or flat N*K), entries >= 0. */
-  demands: Matrix;
-  /** Each LQ's burst rate r_i(n) = d_i(n) / t_i(n): the cap of its guarantee, N x K, entries >= 0. */
-  rates: Matrix;
-  /** Each LQ's remaining burst volume d_i(n) - consumed, N x K, entries >= 0: the SRPT key. */
-  remaining: Matrix;
-}
-
-export interface SrptResult {
-  /** Fraction of each LQ's demand granted, in [0, 1]. */
-  fraction: Float64Array;
-  /** fraction[i] * demands[i], queue-major N*K. */
-  allocation: Float64Array;
-}
+export type { DrfInput, DrfResult, SrptInput, SrptResult };
 
 /**
  * A loaded fairsched engine. Every method validates its input (throwing InputError for
@@ -70,28 +35,13 @@ export class Engine {
   }
 
   /**
-   * DRF progressive filling with weights, demand caps and offsets (SPEC §2). With
+   * DRF progressive filling with weights, demand caps and offsets (docs/policies/drf.md). With
    * `options.into`, results are written into the given arrays (fraction and dominantShare:
    * Float64Array(N), allocation: Float64Array(N*K)) and `into` itself is returned when it holds
    * all three.
    */
   drf(input: DrfInput, options?: CallOptions<DrfResult>): DrfResult {
-    if (input === null || typeof input !== "object") throw new InputError("input", `expected an object, got ${describeValue(input)}`);
-    const { capacity, demands, weights, offsets } = input;
-    const k = vectorLength("capacity", capacity);
-    if (k === 0) throw new InputError("capacity", "must list at least one resource");
-    const n = matrixRows("demands", demands, k);
-    if (weights !== undefined) checkLength("weights", weights, n);
-    if (offsets !== undefined) checkLength("offsets", offsets, n);
-    const block = this.kernels.stage("drf", n, k);
-    const s = block.views();
-    writeVector("capacity", capacity, s.capacity, k);
-    writeMatrix("demands", demands, s.demands, n, k);
-    if (weights !== undefined) writeVector("weights", weights, s.weights, n);
-    if (offsets !== undefined) writeVector("offsets", offsets, s.offsets, n);
-    const code = block.run(weights !== undefined ? 1 : 0, offsets !== undefined ? 1 : 0);
-    if (code !== Status.OK) throw drfError(code, block.errorIndex(), k, s);
-    return copyResults("drf", s, options?.into);
+    return runDrf(this.kernels, input, options?.into);
   }
 
   /**
@@ -102,7 +52,7 @@ export class Engine {
     return new PreparedDrf(this.kernels, n, k, options);
   }
 
-  /** LTRF task-level selection (SPEC §5, the paper's Algorithm 1; algorithm in assembly/ltrf.ts): how many tasks each queue starts now. */
+  /** LTRF task-level selection (docs/policies/ltrf.md, the paper's Algorithm 1; algorithm in assembly/ltrf.ts): how many tasks each queue starts now. */
   ltrf(input: LtrfInput, options?: CallOptions<LtrfResult>): LtrfResult {
     return runLtrf(this.kernels, input, options?.into);
   }
@@ -113,7 +63,7 @@ export class Engine {
   }
 
   /**
-   * Phoenix CRV/SRPT reordering of many worker queues in one kernel call (SPEC §7): returns
+   * Phoenix CRV/SRPT reordering of many worker queues in one kernel call (docs/policies/phoenix.md): returns
    * the new order, the updated slack and the number of reordered tasks.
    */
   crvReorder(input: CrvReorderInput, options?: CallOptions<CrvReorderResult>): CrvReorderResult {
@@ -125,37 +75,13 @@ export class Engine {
     return new PreparedCrv(this.kernels, q, t, options);
   }
 
-  /** SRPT among BoPF soft-guarantee LQs (SPEC §4.3 step 2; algorithm in assembly/srpt.ts). */
+  /** SRPT among BoPF soft-guarantee LQs (docs/policies/bopf.md, allocation step 2; algorithm in assembly/srpt.ts). */
   srpt(input: SrptInput, options?: CallOptions<SrptResult>): SrptResult {
-    if (input === null || typeof input !== "object") throw new InputError("input", `expected an object, got ${describeValue(input)}`);
-    const k = vectorLength("capacity", input.capacity);
-    if (k === 0) throw new InputError("capacity", "must list at least one resource");
-    const n = matrixRows("demands", input.demands, k);
-    for (const f of ["rates", "remaining"] as const) {
-      const m = matrixRows(f, input[f], k);
-      if (m !== n) throw new InputError(f, `has ${m} rows, expected N=${n} (one per LQ, like demands)`);
-    }
-    const ka = vectorLength("available", input.available);
-    if (ka !== k) throw new InputError("available", `has length ${ka}, expected K=${k} (the capacity's length)`);
-    const block = this.kernels.stage("srpt", n, k);
-    const s = block.views();
-    writeVector("capacity", input.capacity, s.capacity, k);
-    writeVector("available", input.available, s.available, k);
-    writeMatrix("demands", input.demands, s.demands, n, k);
-    writeMatrix("rates", input.rates, s.rates, n, k);
-    writeMatrix("remaining", input.remaining, s.remaining, n, k);
-    const code = block.run(0, 0);
-    if (code !== Status.OK) throw srptError(code, block.errorIndex(), k, s);
-    return copyResults("srpt", s, options?.into);
+    return runSrpt(this.kernels, input, options?.into);
   }
 
   /** An SRPT problem of n soft LQs and k resources prepared in the engine's memory. See PreparedSrpt. */
   prepareSrpt(n: number, k: number): PreparedSrpt {
     return new PreparedSrpt(this.kernels, n, k);
   }
-}
-
-export function checkLength(field: string, v: unknown, n: number): void {
-  const len = vectorLength(field, v);
-  if (len !== n) throw new InputError(field, `has length ${len}, expected N=${n} (one per queue)`);
 }

@@ -4,9 +4,9 @@
 import { instantiate, instantiateSync } from "@assemblyscript/loader";
 import type { BackendKind } from "../kernels/backend.js";
 import { Engine } from "./engine.js";
-import { InputError, describeValue } from "./errors.js";
+import { InputError, describeValue } from "../errors.js";
 import { JsBackend } from "./js-backend.js";
-import { WasmBackend, type FairschedExports } from "./wasm-backend.js";
+import { REQUIRED_EXPORTS, WasmBackend, type FairschedExports } from "./wasm-backend.js";
 
 export type WasmSource = BufferSource | WebAssembly.Module | URL | string;
 
@@ -51,12 +51,6 @@ function checkBackend(b: unknown): BackendKind {
   if (b === "js") return "js";
   throw new InputError("options.backend", `must be 'wasm' or 'js', got ${describeValue(b)}`);
 }
-
-/** The exports the WASM backend calls: a module without them is not fairsched's. */
-const REQUIRED_EXPORTS = [
-  "heapBase", "drf", "drfScratchBytes", "floorSum", "srpt", "srptScratchBytes", "ltrf", "ltrfScratchBytes",
-  "crvReorder", "crvScratchBytes", "bopfAdmit", "bopfAllocate", "bopfScratchBytes",
-] as const;
 
 function checkOptions(options: unknown): LoadOptions {
   if (options === null || typeof options !== "object") throw new InputError("options", `expected {backend?, wasm?}, got ${describeValue(options)}`);

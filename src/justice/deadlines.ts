@@ -1,4 +1,4 @@
-// Deadline types of papers/justice.txt §3.1 and SPEC §6. A job's deadline is D_i = x * T_i,
+// Deadline types of the Justice paper §3.1 and docs/policies/justice.md. A job's deadline is D_i = x * T_i,
 // T_i its runtime with all the CPUs it can use (model.ts optimalRuntime), x the expansion factor:
 //   Fixed1x, Fixed2x       x = 1, x = 2
 //   Jockey1x2x, Jockey2x4x x picked from {1, 2} / {2, 4} with equal probability
@@ -6,8 +6,8 @@
 //   Aria1x3x, Aria2x4x     x uniform in [1, 3] / [2, 4]
 // Example: 10 tasks of 20 s on a cluster of >= 10 CPUs: T = 20 s; Fixed2x gives D = 40 s.
 // With capacity 4, T = 3 waves * 20 s = 60 s and Fixed2x gives 120 s.
-import { InputError, describeValue } from "../engine/errors.js";
-import type { Rng } from "../sim/random.js";
+import { InputError, describeValue } from "../errors.js";
+import type { Rng } from "../des/random.js";
 import { type DeadlineJob, RUNTIME_MODELS, type RuntimeModel, optimalRuntime, taskDuration } from "./model.js";
 
 /**

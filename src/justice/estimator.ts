@@ -1,6 +1,6 @@
 // Justice's CPU estimator: Algorithm 1 (TRACK_JOB), Algorithm 2 (CALCULATE_ALLOC_FRACTION),
 // Algorithm 3 (CORRECT_ALLOC_FRACTION, VALIDATE_FRACTION) and ESTIMATE_REQ of Algorithm 4
-// (papers/justice.txt), with the resolutions of SPEC §6.
+// (the Justice paper), with the resolutions of docs/policies/justice.md.
 //
 // State (the paper's names): minReqRateList, MinCPUFrac, MaxCPUFrac, LastCPUFrac, LastSuccess,
 // fractionErrorList, plus the number of completed jobs.
@@ -40,7 +40,7 @@
 // wins over MinCPUFrac, so the fraction never exceeds 1 before the queue-time correction.
 // timeInQueue >= deadline: infeasible, no request (cpus null). A fraction that is an integer
 // multiple of 1/maxCpus up to float error (1e-9) is not rounded up one extra CPU.
-import { InputError } from "../engine/errors.js";
+import { InputError } from "../errors.js";
 import { maxCpus as maxCpusOf } from "./model.js";
 import { SmoothedAverage, type ErrorWeighting } from "./smoothing.js";
 import { checkBoolean, checkInt, checkNonNegative, checkPositive } from "./validate.js";
@@ -118,6 +118,8 @@ export class JusticeEstimator {
   private lastFrac: number | null = null;
   private lastSuccess: boolean | null = null;
   private readonly errorAvg: SmoothedAverage;
+  /** Sum of fractionErrorList (the equal-weight average's numerator), to refuse an overflow before it happens. */
+  private errorSum = 0;
 
   constructor(opts: EstimatorOptions) {
     if (opts === null || typeof opts !== "object") throw new InputError("options", "expected an object");
@@ -142,13 +144,23 @@ export class JusticeEstimator {
 
     const deadlineCPUs = compTime / deadline;
     const minReqRate = deadlineCPUs / maxCPUs;
+    const lastFrac = cpus / maxCPUs;
+    const err = minReqRate - lastFrac;
+    // Every value this job adds to the state must stay finite: one Infinity (compTime
+    // Number.MAX_VALUE over a deadline below 1) would be kept in MaxCPUFrac and the error
+    // average for good, and every later estimate would be NaN or Infinity. Checked before
+    // anything is written, so a refused job leaves the estimator as it was.
+    const nextAvg = this.errorAvg.count === 0 ? err : this.errorWeighting === "equal" ? (this.errorSum + err) / (this.errorAvg.count + 1) : this.smoothing * err + (1 - this.smoothing) * this.errorAvg.average;
+    if (!Number.isFinite(minReqRate) || !Number.isFinite(err) || !Number.isFinite(this.errorSum + err) || !Number.isFinite(nextAvg)) {
+      throw new InputError("compTime", `the job's rate compTime / deadline / min(requestedTasks, capacity) = ${String(minReqRate)} (compTime ${compTime}, deadline ${deadline}) takes the estimator's state beyond f64; rescale the units`);
+    }
     this.rates.push(minReqRate);
     this.minFrac = this.minFrac === null ? minReqRate : Math.min(this.minFrac, minReqRate);
     this.maxFrac = this.maxFrac === null ? minReqRate : Math.max(this.maxFrac, minReqRate);
-    this.lastFrac = cpus / maxCPUs;
+    this.lastFrac = lastFrac;
     this.lastSuccess = met;
-    const err = minReqRate - this.lastFrac;
     this.errors.push(err);
+    this.errorSum += err;
     this.errorAvg.add(err);
   }
 

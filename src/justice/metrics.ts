@@ -1,4 +1,4 @@
-// Metrics of papers/justice.txt §5 for one deadline-mode run (SPEC §6).
+// Metrics of the Justice paper §5 for one deadline-mode run (docs/policies/justice.md).
 //
 // Per interval of `interval` seconds (paper: 60 s), over the jobs present in it (submitted and
 // not yet ended; a job dropped at submission is never present):
@@ -24,7 +24,7 @@
 import type { DeadlineJob } from "./model.js";
 import type { DeadlineRun } from "./sim.js";
 import { checkPositive } from "./validate.js";
-import { InputError, describeValue } from "../engine/errors.js";
+import { InputError, describeValue } from "../errors.js";
 
 export interface DeadlineMetrics {
   jobs: number;

@@ -1,4 +1,4 @@
-// The job-level deadline model of Justice's simulation mode (SPEC §6, papers/justice.txt §2-4).
+// The job-level deadline model of Justice's simulation mode (docs/policies/justice.md, the Justice paper §2-4).
 //
 // A job is `requestedTasks` identical tasks (its maximum parallelism) with a total computation
 // time `compTime` in CPU·seconds, so each task runs for `d = compTime / requestedTasks` seconds
@@ -15,7 +15,7 @@
 //     runtime(c) = compTime / c
 //   Example: the same job with 4 CPUs runs 50 s, with 10 CPUs 20 s.
 //
-// T_i (the basis of the deadline, SPEC §6) is runtime(maxCpus) in the run's model: 20 s in both
+// T_i (the basis of the deadline, docs/policies/justice.md) is runtime(maxCpus) in the run's model: 20 s in both
 // models for the example on any cluster of >= 10 CPUs; on 4 CPUs, 60 s (waves) or 50 s (fluid).
 
 export type RuntimeModel = "waves" | "fluid";
@@ -63,7 +63,7 @@ export function runtimeWith(job: Pick<DeadlineJob, "compTime" | "requestedTasks"
   return model === "fluid" ? job.compTime / cpus : waves(job.requestedTasks, cpus) * taskDuration(job);
 }
 
-/** T_i of SPEC §6: the runtime with all the CPUs the job can use. */
+/** T_i of docs/policies/justice.md: the runtime with all the CPUs the job can use. */
 export function optimalRuntime(job: Pick<DeadlineJob, "compTime" | "requestedTasks">, capacity: number, model: RuntimeModel = "waves"): number {
   return runtimeWith(job, maxCpus(job.requestedTasks, capacity), model);
 }

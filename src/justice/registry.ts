@@ -1,12 +1,16 @@
-// Allocators of the deadline mode, registered by name. The four of the paper are built in.
-import { InputError, describeValue } from "../engine/errors.js";
+// Allocators of the deadline mode by name: the four of the paper are built in (an explicit list);
+// registerAllocator adds a user's own.
+import { InputError, describeValue } from "../errors.js";
 import { NamedRegistry } from "../sim/named-registry.js";
 import type { Allocator, AllocatorFactory, AllocatorOptions } from "./allocator.js";
 import { baselineFsAllocator, reactiveFsAllocator } from "./allocators/fairshare.js";
 import { justiceAllocator } from "./allocators/justice.js";
 import { oracleAllocator } from "./allocators/oracle.js";
 
-const allocators = new NamedRegistry<AllocatorFactory>("allocator");
+/** The built-in allocators, in the order the justice scenario runs them by default. */
+export const BUILTIN_ALLOCATORS: readonly AllocatorFactory[] = [justiceAllocator, baselineFsAllocator, reactiveFsAllocator, oracleAllocator];
+
+const allocators = new NamedRegistry<AllocatorFactory>("allocator", BUILTIN_ALLOCATORS);
 
 export const registerAllocator = (f: AllocatorFactory): void => allocators.register(f);
 export const getAllocator = (name: string): AllocatorFactory | undefined => allocators.get(name);
@@ -18,5 +22,3 @@ export function createAllocator(name: string, opts: AllocatorOptions): Allocator
   if (!f) throw new InputError("allocator", `unknown allocator ${describeValue(name)} (known: ${allocatorNames().join(", ")})`);
   return f.create(opts);
 }
-
-for (const f of [justiceAllocator, baselineFsAllocator, reactiveFsAllocator, oracleAllocator]) registerAllocator(f);

@@ -1,9 +1,11 @@
 // The deterministic discrete-event loop of Justice's job-level deadline mode.
 //
-// Events are ordered by (time, phase, sequence): at equal times, task/job completions (phase 0)
-// come before arrivals (phase 1), and deadline checks (phase 2) come last, so a job finishing
-// exactly at its deadline is not killed. All events of one instant are applied, then there is
-// one scheduling point: the allocator decides, then idle CPUs start work.
+// A set of handlers on the discrete-event core (src/des/environment.ts): events are ordered by
+// (time, priority, sequence) with the phase as priority: at equal times, task/job completions
+// (phase 0) come before arrivals (phase 1), and deadline checks (phase 2) come last, so a job
+// finishing exactly at its deadline is not killed. All events of one instant are applied, then
+// there is one scheduling point (unless every event was stale): the allocator decides, then
+// idle CPUs start work.
 //
 // Runtime models (model.ts):
 // - Fixed mode (Justice, Oracle): an admitted job with c CPUs keeps them until it ends.
@@ -16,20 +18,17 @@
 //   preempted: a job above a lowered share keeps its running tasks and frees CPUs as they end.
 //   fluid: a job's work drains at its share (CPU·s per second), re-set at every scheduling point.
 // A deadline is met when the job ends by arrival + deadline (relative tolerance 1e-9).
-import { InputError, describeValue } from "../engine/errors.js";
+import { InputError, describeValue } from "../errors.js";
 import type { Allocator, AllocatorContext, JobView } from "./allocator.js";
-import { MinHeap } from "./heap.js";
+import { Environment } from "../des/environment.js";
+import type { Keyed } from "../des/event-queue.js";
 import {
-  RUNTIME_MODELS, TIME_EPS, type DeadlineJob, type DropKind, type JobOutcome, type RuntimeModel, maxCpus, taskDuration, timeLeq, waves,
+  RUNTIME_MODELS, TIME_EPS, type DeadlineJob, type DropKind, type JobOutcome, type RuntimeModel, maxCpus, timeLeq, waves,
 } from "./model.js";
+import { JobState, type JobUsage } from "./job-state.js";
 import { checkInt, validateJobs } from "./validate.js";
 
-/** Piecewise-constant usage of one job: from t[k] to t[k+1] it holds held[k] CPUs, busy[k] running tasks. */
-export interface JobUsage {
-  t: number[];
-  held: number[];
-  busy: number[];
-}
+export type { JobUsage } from "./job-state.js";
 
 export interface DeadlineRun {
   allocator: string;
@@ -52,60 +51,11 @@ export interface RunOptions {
 
 const enum Phase { Finish = 0, Arrival = 1, Deadline = 2 }
 
-interface Ev {
-  time: number;
-  phase: Phase;
-  seq: number;
+/** priority = Phase. */
+interface Ev extends Keyed {
   job: number;
   /** Shared mode: waves: number of tasks of the batch ending now; fluid: the job's rate version. */
   count: number;
-}
-
-class JobState implements JobView {
-  status: "waiting" | "queued" | "running" | "ended" = "waiting";
-  pendingTasks: number;
-  runningTasks = 0;
-  cpus = 0;
-  doneTasks = 0;
-  start: number | null = null;
-  maxHeld = 0;
-  readonly usage: JobUsage = { t: [], held: [], busy: [] };
-  readonly deadlineAt: number;
-  readonly d: number;
-  outcome: JobOutcome | null = null;
-  // fluid shared mode: CPU·s left as of `since`, draining at `rate`; `version` invalidates old finish events
-  remaining: number;
-  since = 0;
-  rate = 0;
-  version = 0;
-  constructor(readonly index: number, readonly spec: DeadlineJob) {
-    this.pendingTasks = spec.requestedTasks;
-    this.deadlineAt = spec.arrival + spec.deadline;
-    this.d = taskDuration(spec);
-    this.remaining = spec.compTime;
-  }
-  record(t: number, held: number, busy: number): void {
-    const u = this.usage;
-    const n = u.t.length;
-    if (n > 0 && u.t[n - 1] === t) {
-      u.held[n - 1] = held;
-      u.busy[n - 1] = busy;
-    } else {
-      u.t.push(t); u.held.push(held); u.busy.push(busy);
-    }
-    if (held > this.maxHeld) this.maxHeld = held;
-  }
-  /** CPU·s of task execution up to time `t`. */
-  busySecondsUntil(t: number): number {
-    const u = this.usage;
-    let s = 0;
-    for (let k = 0; k < u.t.length; k++) {
-      const a = u.t[k];
-      const b = Math.min(k + 1 < u.t.length ? u.t[k + 1] : t, t);
-      if (b > a) s += u.busy[k] * (b - a);
-    }
-    return s;
-  }
 }
 
 /** Runs a job list under one allocator to completion. Deterministic: no randomness inside. */
@@ -122,10 +72,8 @@ export function runDeadlineSim(jobsIn: readonly DeadlineJob[], allocator: Alloca
     throw new InputError("allocator.mode", `must be "fixed" or "shared"`);
   }
   const states = jobs.map((j, i) => new JobState(i, j));
-  let seq = 0;
-  const events = new MinHeap<Ev>((a, b) =>
-    a.time !== b.time ? a.time < b.time : a.phase !== b.phase ? a.phase < b.phase : a.seq < b.seq);
-  const push = (time: number, phase: Phase, job: number, count = 0) => events.push({ time, phase, seq: seq++, job, count });
+  const env = new Environment<Ev>();
+  const push = (time: number, phase: Phase, job: number, count = 0) => { env.scheduleAt(time, { job, count }, phase); };
   // Arrivals in (arrival time, input position) order.
   const order = states.map((s) => s.index).sort((a, b) => jobs[a].arrival - jobs[b].arrival || a - b);
   for (const i of order) push(jobs[i].arrival, Phase.Arrival, i);
@@ -206,66 +154,64 @@ export function runDeadlineSim(jobsIn: readonly DeadlineJob[], allocator: Alloca
     },
   };
 
-  while (events.size > 0) {
-    now = (events.peek() as Ev).time;
-    let needPoint = false;
-    while (events.size > 0 && (events.peek() as Ev).time === now) {
-      const e = events.pop() as Ev;
-      nEvents++;
-      const s = states[e.job];
-      if (e.phase === Phase.Arrival) {
-        needPoint = true;
-        if (fixed) {
-          s.status = "queued";
-          queued.push(s);
-        } else {
-          s.status = "running";
-          running.push(s);
-          s.record(now, 0, 0);
-          if (allocator.killAtDeadline) push(deadlineCheckTime(s), Phase.Deadline, s.index);
-        }
-      } else if (e.phase === Phase.Finish) {
-        if (s.status !== "running") continue; // killed earlier: stale event
-        if (!fluid || fixed) needPoint = true;
-        if (fixed) {
-          const met = timeLeq(now, s.deadlineAt);
-          s.doneTasks = s.spec.requestedTasks;
-          end(s, now, met ? "met" : "missed");
-          allocator.onComplete?.(s, met, now);
-        } else if (fluid) {
-          if (e.count !== s.version) continue; // superseded by a rate change
-          needPoint = true;
-          used -= s.rate;
-          s.runningTasks = 0;
-          s.rate = 0;
-          s.remaining = 0;
-          s.doneTasks = s.spec.requestedTasks;
-          const met = timeLeq(now, s.deadlineAt);
-          end(s, now, met ? "met" : "missed");
-          allocator.onComplete?.(s, met, now);
-        } else {
-          s.runningTasks -= e.count;
-          s.doneTasks += e.count;
-          used -= e.count;
-          s.record(now, s.runningTasks, s.runningTasks);
-          if (s.doneTasks === s.spec.requestedTasks) {
-            const met = timeLeq(now, s.deadlineAt);
-            end(s, now, met ? "met" : "missed");
-            allocator.onComplete?.(s, met, now);
-          }
-        }
-      } else {
-        if (s.status !== "running") continue;
-        if (allocator.killAtDeadline?.(s)) {
-          needPoint = true;
-          const done = s.busySecondsUntil(now);
-          end(s, now, "dropped", "killed-past-deadline",
-            `still running at its deadline (t=${fmt(s.deadlineAt)} s) after ${fmt(done)} of ${fmt(s.spec.compTime)} CPU·s; ` +
-            `${s.spec.requestedTasks} tasks, killed by ${allocator.name}`);
-        }
+  // Arrival: fixed mode queues the job for the allocator; shared mode runs it at once (share 0).
+  const onArrival = (s: JobState): boolean => {
+    if (fixed) {
+      s.status = "queued";
+      queued.push(s);
+    } else {
+      s.status = "running";
+      running.push(s);
+      s.record(now, 0, 0);
+      if (allocator.killAtDeadline) push(deadlineCheckTime(s), Phase.Deadline, s.index);
+    }
+    return true;
+  };
+
+  // Finish: the job (fixed, fluid) or a batch of its tasks (waves shared) ends; stale events are ignored.
+  const onFinish = (s: JobState, e: Ev): boolean => {
+    if (s.status !== "running") return false; // killed earlier: stale event
+    if (fixed) {
+      const met = timeLeq(now, s.deadlineAt);
+      s.doneTasks = s.spec.requestedTasks;
+      end(s, now, met ? "met" : "missed");
+      allocator.onComplete?.(s, met, now);
+    } else if (fluid) {
+      if (e.count !== s.version) return false; // superseded by a rate change
+      used -= s.rate;
+      s.runningTasks = 0;
+      s.rate = 0;
+      s.remaining = 0;
+      s.doneTasks = s.spec.requestedTasks;
+      const met = timeLeq(now, s.deadlineAt);
+      end(s, now, met ? "met" : "missed");
+      allocator.onComplete?.(s, met, now);
+    } else {
+      s.runningTasks -= e.count;
+      s.doneTasks += e.count;
+      used -= e.count;
+      s.record(now, s.runningTasks, s.runningTasks);
+      if (s.doneTasks === s.spec.requestedTasks) {
+        const met = timeLeq(now, s.deadlineAt);
+        end(s, now, met ? "met" : "missed");
+        allocator.onComplete?.(s, met, now);
       }
     }
-    if (!needPoint) continue;
+    return true;
+  };
+
+  // Deadline check: the allocator may kill a job still running at its deadline.
+  const onDeadline = (s: JobState): boolean => {
+    if (s.status !== "running" || !allocator.killAtDeadline?.(s)) return false;
+    const done = s.busySecondsUntil(now);
+    end(s, now, "dropped", "killed-past-deadline",
+      `still running at its deadline (t=${fmt(s.deadlineAt)} s) after ${fmt(done)} of ${fmt(s.spec.compTime)} CPU·s; ` +
+      `${s.spec.requestedTasks} tasks, killed by ${allocator.name}`);
+    return true;
+  };
+
+  // The scheduling point: the allocator decides, then idle CPUs start work (shared mode).
+  const decide = (): void => {
     nPoints++;
     if (dirtyLists) compact();
     allocator.schedule(ctx);
@@ -274,7 +220,17 @@ export function runDeadlineSim(jobsIn: readonly DeadlineJob[], allocator: Alloca
       if (fluid) applyRates(); else startTasks();
     }
     if (used > C || used < 0) throw new Error(`invariant: ${used} CPUs in use of ${C} at t=${now}`);
-  }
+  };
+
+  env.runInstants({
+    advance: (t) => { now = t; },
+    apply: (e) => {
+      nEvents++;
+      const s = states[e.job];
+      return e.priority === Phase.Arrival ? onArrival(s) : e.priority === Phase.Finish ? onFinish(s, e) : onDeadline(s);
+    },
+    decide,
+  });
 
   function compact(): void {
     queued = queued.filter((s) => s.status === "queued");

@@ -1,5 +1,5 @@
-// CALC_SMOOTHED_AVG of Algorithm 3 (papers/justice.txt): the weighted average of the history of
-// estimation errors that corrects Justice's allocation fraction. SPEC §6: exponential smoothing
+// CALC_SMOOTHED_AVG of Algorithm 3 (the Justice paper): the weighted average of the history of
+// estimation errors that corrects Justice's allocation fraction. docs/policies/justice.md: exponential smoothing
 // with a configurable factor (default 0.5), or equal weights for every past error.
 //
 //   exponential, factor a:  s_1 = e_1,  s_k = a * e_k + (1 - a) * s_(k-1)
@@ -9,7 +9,7 @@
 // equal weights give -0.5, -0.375, -0.11667. Edge values: a = 1 keeps only the latest error;
 // a close to 0 barely moves from the first error. With no errors yet the average is 0.
 // O(1) per update: the running value is kept, not recomputed from the list.
-import { InputError, describeValue } from "../engine/errors.js";
+import { InputError, describeValue } from "../errors.js";
 import { checkFraction } from "./validate.js";
 
 export type ErrorWeighting = "exponential" | "equal";

@@ -1,7 +1,7 @@
 // Input checks for the Justice mode. Misuse raises InputError naming the field and index
 // (e.g. `jobs[3].deadline: must be a finite number > 0 (got -1)`); expected scheduling outcomes
 // are never errors.
-import { InputError, describeValue } from "../engine/errors.js";
+import { InputError, describeValue } from "../errors.js";
 import type { DeadlineJob } from "./model.js";
 
 export function checkPositive(field: string, v: unknown): number {

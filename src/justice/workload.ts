@@ -1,4 +1,4 @@
-// A seeded job stream shaped like the production traces of papers/justice.txt §4 (TR1/TR2):
+// A seeded job stream shaped like the production traces of the Justice paper §4 (TR1/TR2):
 // about 60% single-task jobs, 70-80% under 10 tasks, a few percent with thousands of tasks that
 // carry almost all the computation time, heavy-tailed computation times (most jobs under 1000
 // CPU·s). Task counts are drawn by bucket (1; 2-9; 10-99; 100-999; 1000-maxTasks, log-uniform
@@ -9,9 +9,9 @@
 // over 3 months) and is run on 2,250 ("highly constrained", offered load 1.7x capacity) and
 // 4,500 CPUs ("moderately constrained", 0.87x). `capacityForLoad` derives a capacity from the
 // stream's own offered load (total compTime / arrival span) the same way.
-import type { Rng } from "../sim/random.js";
+import type { Rng } from "../des/random.js";
 import { checkFraction, checkInt, checkPositive } from "./validate.js";
-import { InputError } from "../engine/errors.js";
+import { InputError } from "../errors.js";
 
 export interface WorkloadParams {
   jobs: number;

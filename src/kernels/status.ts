@@ -1,4 +1,5 @@
-// Kernel status codes, shared by both backends. Keep in sync with assembly/util/status.ts.
+// Kernel status codes, shared by both backends: the same list as assembly/util/status.ts
+// (same names, CamelCase here, and values; test/kernels.status.test.ts pins them equal).
 export const enum Status {
   OK = 0,
   Capacity = 1,
@@ -32,11 +33,3 @@ export const enum Status {
   /** Not an error: the BoPF allocation round needs the general path (src/bopf/allocate.ts). */
   BopfGeneral = -1,
 }
-
-/** Result of a kernel call: a status and, when it is not OK, the offending flat index. */
-export interface KernelStatus {
-  code: Status;
-  index: number;
-}
-
-export const STATUS_OK: KernelStatus = Object.freeze({ code: Status.OK, index: -1 });

@@ -1,4 +1,4 @@
-// The paper's fairness metrics (§4.2, SPEC §5), as time series:
+// The paper's fairness metrics (§4.2, docs/policies/ltrf.md), as time series:
 //   fairness degree  rho_i(t) = int_0^t g_i / int_0^t min(d_i, S_i),   S_i = w_i / sum_j w_j
 //   sharing benefit  Psi(t)   = sum_i max(rho_i(t) - 1, 0)
 //   sharing loss     Omega(t) = sum_i min(rho_i(t) - 1, 0)
@@ -10,8 +10,8 @@
 // private half would have given min(20,50) + min(40,50) + min(80,50) + min(90,50) = 160:
 // rho_A = 1; B got 240 against 50 * 4 = 200: rho_B = 1.2, Psi = 0.2, Omega = 0.
 // Edge values: a queue that never demanded anything has rho = NaN and counts in neither sum.
-import { InputError, describeValue } from "../engine/errors.js";
-import { isNonNumericView } from "../engine/marshal.js";
+import { InputError, describeValue } from "../errors.js";
+import { isNonNumericView } from "../kernels/marshal.js";
 
 export interface FairnessSeries {
   t: number[];

@@ -1,4 +1,4 @@
-// H-LTRF, the paper's Algorithm 2 (SPEC §5): hierarchical long-term fairness with
+// H-LTRF, the paper's Algorithm 2 (docs/policies/ltrf.md): hierarchical long-term fairness with
 // starvation detection.
 //
 // Naive hierarchical LTRF (HierarchalLongTermAlloc): from the root, repeatedly step to the
@@ -27,10 +27,10 @@
 //
 // Cost per allocation: O(depth * log fanout) with one indexed heap per group and one over
 // the leaves. A call makes at most maxStarts allocations one by one (engine.ltrf's start limit,
-// src/ltrf/kernel-call.ts): 2^24 by default, reaching it an InputError that changes nothing.
-import { InputError, describeValue } from "../engine/errors.js";
-import { IndexedHeap } from "./heap.js";
-import { DEFAULT_MAX_STARTS, checkMaxStarts, startLimitError } from "./kernel-call.js";
+// src/kernels/ltrf/call.ts): 2^24 by default, reaching it an InputError that changes nothing.
+import { InputError, describeValue } from "../errors.js";
+import { IndexedHeap } from "../des/indexed-heap.js";
+import { DEFAULT_MAX_STARTS, checkMaxStarts, startLimitError } from "../kernels/ltrf/call.js";
 import type { QueueTree } from "./tree.js";
 
 export interface HltrfOptions {
@@ -119,12 +119,15 @@ export class HLtrf {
     const k = c.free.length;
     const partial = c.maxStarts !== undefined;
     const limit = c.maxStarts ?? DEFAULT_MAX_STARTS;
+    const { parent, weight } = tree;
+    // usage that would overflow f64 is refused like engine.ltrf does (ShareOverflow): checked
+    // here for the starting state, and during the starts only when the worst case can overflow
+    const mayOverflow = this.checkUsage(c, k);
     // the default limit refuses the call: keep what it changes in place, only when it can be reached
     let most = 0;
     for (let i = 0; i < n; i++) most += c.pending[i];
-    const undo = !partial && most > limit ? this.snapshot(c) : null;
+    const undo = (!partial && most > limit) || mayOverflow ? this.snapshot(c) : null;
     let started = 0;
-    const { parent, weight } = tree;
     const U = this.nodeUsage;
     U.fill(0);
     c.count.fill(0);
@@ -193,6 +196,10 @@ export class HLtrf {
       if (starved && this.tWait > 0) this.starvedServed[leaf] += 1;
       this.waitSince[leaf] = c.time;
       const inc = c.increments[leaf];
+      if (mayOverflow && this.overflows(leaf, inc)) {
+        undo!();
+        throw overflowError(leaf);
+      }
       c.usage[leaf] = c.usage[leaf] + inc;
       U[leaf] = c.usage[leaf];
       this.leafHeap.update(leaf, U[leaf] / weight[leaf]);
@@ -205,6 +212,47 @@ export class HLtrf {
       if (this.left[leaf] === 0) this.deactivate(leaf);
     }
     return true;
+  }
+
+  /**
+   * Refuses (before anything is written) a starting state whose usage per weight is not finite
+   * for some leaf or group, counting the usage that tasks needing nothing add up front. Returns
+   * whether the starts themselves could overflow: the worst case, every pending task started,
+   * summed over all leaves and divided by the smallest weight, is not finite.
+   */
+  private checkUsage(c: HltrfCall, k: number): boolean {
+    const { tree } = this;
+    const n = tree.leaves;
+    const { parent, weight } = tree;
+    const U = this.nodeUsage;
+    U.fill(0);
+    let worst = 0;
+    let minWeight = Infinity;
+    for (let v = 0; v < tree.nodes; v++) if (weight[v] < minWeight) minWeight = weight[v];
+    for (let i = 0; i < n; i++) {
+      const p = c.pending[i];
+      const u = p > 0 && isZero(c.tasks, i, k) ? c.usage[i] + p * c.increments[i] : c.usage[i];
+      if (!Number.isFinite(u) || !Number.isFinite(u / weight[i])) throw overflowError(i);
+      for (let v = i; v >= 0; v = parent[v]) U[v] += u;
+      worst += c.usage[i] + p * c.increments[i];
+    }
+    for (let v = n; v < tree.nodes; v++) {
+      if (!Number.isFinite(U[v]) || !Number.isFinite(U[v] / weight[v])) {
+        throw new InputError("usage", `the usage of group '${tree.names[v]}' (the sum over its queues) / its weight overflows f64; rescale the units or use time windows`);
+      }
+    }
+    return !Number.isFinite(worst / minWeight);
+  }
+
+  /** Would one more start of `leaf` (adding `inc`) take a leaf's or a group's usage / weight past f64? */
+  private overflows(leaf: number, inc: number): boolean {
+    const { parent, weight } = this.tree;
+    const U = this.nodeUsage;
+    for (let v = leaf; v >= 0; v = parent[v]) {
+      const u = U[v] + inc;
+      if (!Number.isFinite(u) || !Number.isFinite(u / weight[v])) return true;
+    }
+    return false;
   }
 
   /** What allocate() changes in place, and a function that puts it back. */
@@ -251,6 +299,10 @@ export class HLtrf {
   }
 }
 
+function overflowError(leaf: number): InputError {
+  return new InputError(`usage[${leaf}]`, "usage / weight overflows f64; rescale the units or use time windows");
+}
+
 /** Whole numbers up to this are exact in f64; `left -= 1` counts them down to 0 exactly. */
 const MAX_PENDING = 2 ** 53;
 
@@ -273,8 +325,19 @@ function checkCall(c: HltrfCall, n: number): void {
   if (k === 0) throw new InputError("free", "must list at least one resource");
   const tasks = arr("tasks", c.tasks, n * k), pending = arr("pending", c.pending, n);
   const usage = arr("usage", c.usage, n), inc = arr("increments", c.increments, n);
-  arr("count", c.count, n);
+  const count = arr("count", c.count, n);
   if (c.maxStarts !== undefined) checkMaxStarts(c.maxStarts);
+  // The arrays written in place (free, usage, count) must not share memory with any other:
+  // count.fill(0) on an array that is also pending would leave nothing to start, usage that is
+  // also increments would change the increments as tasks start.
+  const views: Array<[string, Float64Array]> = [["free", free], ["usage", usage], ["count", count], ["tasks", tasks], ["pending", pending], ["increments", inc]];
+  for (let a = 0; a < 3; a++) {
+    for (let b = 0; b < views.length; b++) {
+      if (a !== b && overlap(views[a][1], views[b][1])) {
+        throw new InputError(views[a][0], `shares memory with ${views[b][0]}; ${views[a][0]} is written in place, so pass separate arrays`);
+      }
+    }
+  }
   for (let r = 0; r < k; r++) {
     const x = free[r];
     if (!(x >= 0) || !Number.isFinite(x)) throw new InputError(`free[${r}]`, `must be a finite number >= 0 (got ${describeValue(x)})`);
@@ -291,6 +354,12 @@ function checkCall(c: HltrfCall, n: number): void {
     const d = inc[i];
     if (!(d >= 0) || !Number.isFinite(d)) throw new InputError(`increments[${i}]`, `must be a finite number >= 0 (got ${describeValue(d)})`);
   }
+}
+
+/** Do two views cover a common byte of one buffer? */
+function overlap(a: Float64Array, b: Float64Array): boolean {
+  if (a.buffer !== b.buffer || a.byteLength === 0 || b.byteLength === 0) return false;
+  return a.byteOffset < b.byteOffset + b.byteLength && b.byteOffset < a.byteOffset + a.byteLength;
 }
 
 function isZero(tasks: Float64Array, i: number, k: number): boolean {

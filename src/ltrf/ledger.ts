@@ -8,7 +8,7 @@
 // 0.5 * 6 = 3 to the round [0, 10), resets at 10, then adds 0.5 * 3 = 1.5: usage = 1.5.
 // Edge values: L = Infinity never resets; an interval ending exactly on a boundary leaves
 // usage 0 (the boundary belongs to the new round).
-import { InputError, describeValue } from "../engine/errors.js";
+import { InputError, describeValue } from "../errors.js";
 
 export class UsageLedger {
   readonly usage: Float64Array;

@@ -1,5 +1,5 @@
 // Options shared by the MLRF / LTRF / H-LTRF simulator policies, checked once at creation.
-import { InputError, describeValue } from "../engine/errors.js";
+import { InputError, describeValue } from "../errors.js";
 
 export interface LtrfPolicyOptions {
   /** Round length L in seconds: accumulated usage resets at every multiple of L. Default Infinity. */

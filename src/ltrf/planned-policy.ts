@@ -14,11 +14,11 @@
 //   dom x max(Q - elapsed, 0); with this the kernel's per-task charge dom x Q is exactly
 //   what the ledger shows at the next scheduling point;
 // - the quantum updater (Fig. 4): root -> QueueSpec.path groups -> queue -> job;
-// - the fairness tracker: rho_i, Psi, Omega over time (SPEC §5).
+// - the fairness tracker: rho_i, Psi, Omega over time (docs/policies/ltrf.md).
 // A finished task is matched to the oldest running task of its job (the simulator reports
 // queue and job, not the task): exact when a job's tasks of one stage have one duration.
 import type { Engine } from "../engine/engine.js";
-import type { ClusterState, Policy, PolicyContext, SimEvent } from "../sim/policy.js";
+import type { ClusterState, Policy, PolicyContext, SimEvent } from "../policy/policy.js";
 import { FairnessTracker } from "./fairness.js";
 import { UsageLedger } from "./ledger.js";
 import { parseLtrfOptions, shareParam, type LtrfPolicyOptions } from "./options.js";

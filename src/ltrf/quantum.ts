@@ -14,7 +14,7 @@
 // Example: Q0 = 10. App a1 finishes tasks of 4 s and 8 s (Q = 6), a2 one of 12 s (Q = 12);
 // both in leaf queue "fb": Q(fb) = 9; "fb" is the only informed child of the root: Q0 = 9,
 // and a new app in an untouched queue now starts from 9.
-import { InputError, describeValue } from "../engine/errors.js";
+import { InputError, describeValue } from "../errors.js";
 
 interface QNode {
   parent: number;
@@ -24,11 +24,17 @@ interface QNode {
   /** Applications: sum and count of finished running times. */
   sum: number;
   done: number;
+  /** Child queues and applications by name (separate maps: an app and a queue may share a name). */
+  queues: Map<string, number>;
+  apps: Map<string, number>;
+}
+
+function newNode(parent: number, q: number): QNode {
+  return { parent, children: [], q, informed: false, sum: 0, done: 0, queues: new Map(), apps: new Map() };
 }
 
 export class QuantumUpdater {
   private readonly nodes: QNode[] = [];
-  private readonly byKey = new Map<string, number>();
   private readonly running = new Map<string, { app: number; start: number; q: number }>();
   private nextRefresh: number;
   readonly refreshInterval: number;
@@ -38,22 +44,23 @@ export class QuantumUpdater {
     if (typeof refreshInterval !== "number" || !(refreshInterval >= 0) || !Number.isFinite(refreshInterval)) throw new InputError("refreshInterval", `must be a finite number >= 0 (got ${describeValue(refreshInterval)})`);
     this.refreshInterval = refreshInterval;
     this.nextRefresh = 0;
-    this.nodes.push({ parent: -1, children: [], q: q0, informed: false, sum: 0, done: 0 });
-    this.byKey.set("q:", 0);
+    this.nodes.push(newNode(-1, q0));
   }
 
   /** The queue node for a path (root = []), created top-down with inherited quanta. */
   queue(path: readonly string[]): number {
     checkPath(path);
+    // one step per path element, each looked up among its parent's children: ['a', 'b'] and
+    // ['a/b'] are different queues, and an app is keyed by its queue and its name
     let v = 0;
-    for (let j = 0; j < path.length; j++) v = this.child(v, "q:" + path.slice(0, j + 1).join("/"));
+    for (const name of path) v = this.child(v, "queues", name);
     return v;
   }
 
   /** The application node `app` in queue `path`, created with the leaf queue's quantum. */
   app(path: readonly string[], app: string): number {
     if (typeof app !== "string") throw new InputError("app", `must be a string (got ${describeValue(app)})`);
-    return this.child(this.queue(path), "a:" + app);
+    return this.child(this.queue(path), "apps", app);
   }
 
   quantum(node: number): number {
@@ -64,6 +71,8 @@ export class QuantumUpdater {
     this.nodeId("appNode", appNode);
     if (typeof taskId !== "string") throw new InputError("taskId", `must be a string (got ${describeValue(taskId)})`);
     checkTime(t);
+    // a second start under a running id would lose the first task's start time
+    if (this.running.has(taskId)) throw new InputError("taskId", `task '${taskId}' is already running (ids are unique among running tasks)`);
     this.running.set(taskId, { app: appNode, start: t, q: this.nodes[appNode].q });
   }
 
@@ -129,13 +138,14 @@ export class QuantumUpdater {
     return v;
   }
 
-  private child(parent: number, key: string): number {
-    let id = this.byKey.get(key);
+  private child(parent: number, kind: "queues" | "apps", name: string): number {
+    const byName = this.nodes[parent][kind];
+    let id = byName.get(name);
     if (id !== undefined) return id;
     id = this.nodes.length;
-    this.nodes.push({ parent, children: [], q: this.nodes[parent].q, informed: false, sum: 0, done: 0 });
+    this.nodes.push(newNode(parent, this.nodes[parent].q));
     this.nodes[parent].children.push(id);
-    this.byKey.set(key, id);
+    byName.set(name, id);
     return id;
   }
 }

@@ -6,7 +6,7 @@
 //               MLRF is the same selection with a memoryless ledger (usage 0 every step:
 //               every task of the last step has ended), i.e. max-min on current demand.
 //   fluid form: DRF progressive filling (engine.drf); LTRF passes the accumulated
-//               dominant share·steps as offsets o_i = U_i / (C w_i) (SPEC §2).
+//               dominant share·steps as offsets o_i = U_i / (C w_i) (docs/policies/drf.md).
 //
 // LTYARN features: round length L (the ledger resets at every step t with t mod L = 0),
 // min share (task form: queues first get up to floor(minShare C) tasks among themselves,
@@ -19,7 +19,7 @@
 // tie at 160, then they alternate: A 60, B 40. Totals 200 / 200. MLRF: 20/80, 40/60,
 // 50/50, 50/50, totals 160 / 240.
 import type { Engine } from "../engine/engine.js";
-import { InputError, describeValue } from "../engine/errors.js";
+import { InputError, describeValue } from "../errors.js";
 
 export interface StepUser {
   name: string;

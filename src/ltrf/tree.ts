@@ -1,4 +1,4 @@
-// The queue tree for hierarchical LTRF (SPEC §5, the paper's Fig. 1b): leaves are the
+// The queue tree for hierarchical LTRF (docs/policies/ltrf.md, the paper's Fig. 1b): leaves are the
 // queues, internal nodes are the group paths of QueueSpec.path. Node ids: leaves first
 // (0..N-1, the queue indices), then groups in order of first appearance; the root is a
 // group with the empty path.
@@ -6,7 +6,7 @@
 // Example: A ["G1"], B ["G1"], C ["G2"], D ["G2"] -> leaves 0..3, groups root=4, G1=5,
 // G2=6; children(root) = [5, 6], children(G1) = [0, 1]. With unit weights w(G1) = w(A) +
 // w(B) = 2 ("resource-as-you-contributed": a group weighs what its members contributed).
-import { InputError, describeValue } from "../engine/errors.js";
+import { InputError, describeValue } from "../errors.js";
 
 export interface TreeLeaf {
   name: string;
@@ -88,14 +88,17 @@ export function buildTree(leaves: readonly TreeLeaf[], groupWeights: Record<stri
   // is not guaranteed by id order, so sum leaves directly)
   const leafSum = new Float64Array(total);
   for (let i = 0; i < n; i++) for (let v = parent[i]; v >= 0; v = parent[v]) leafSum[v] += weight[i];
+  // Configured weights are read as the object's own keys into a Map: a group named like an
+  // Object.prototype property ("constructor", "__proto__") must not read an inherited value.
+  const configured = new Map<number, number>();
   for (const [key, w] of Object.entries(groupWeights)) {
     const id = groupId.get(key);
     if (id === undefined) throw new InputError(`groupWeights.${key}`, "names no group of the queues' paths");
     if (typeof w !== "number" || !(w > 0) || !Number.isFinite(w)) throw new InputError(`groupWeights.${key}`, `must be a finite number > 0 (got ${describeValue(w)})`);
+    configured.set(id, w);
   }
   for (let g = n; g < total; g++) {
-    const cfg = groupWeights[groupPath[g - n]];
-    weight[g] = cfg ?? (leafSum[g] > 0 ? leafSum[g] : 1);
+    weight[g] = configured.get(g) ?? (leafSum[g] > 0 ? leafSum[g] : 1);
   }
   return { leaves: n, nodes: total, root: n, parent, children, weight, firstLeaf, names };
 }

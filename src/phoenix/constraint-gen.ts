@@ -1,5 +1,5 @@
-// Synthetic task constraints with the Google distribution (papers/phoenix.txt Table II and
-// Fig. 6, after Sharma et al. SoCC'11), for traces that carry none (Yahoo, Cloudera, and the
+// Synthetic task constraints with the Google distribution (the Phoenix paper's Table II and
+// Fig. 6, after Sharma et al. SoCC'11; docs/policies/phoenix.md), for traces that carry none (Yahoo, Cloudera, and the
 // Eagle-format Google subtrace). Calibrated to three things the paper states:
 //
 //  (a) ~half the tasks are constrained (§V-A, Table III: 251k of 515k Yahoo tasks);
@@ -20,10 +20,9 @@
 // Sharma et al., a numeric attribute can carry a range (`cores > 8` and `cores < 32` are two
 // constraints), so a job draws attributes (weighted by Table II, without replacement) only until
 // they can hold its k constraints (ISA and platform hold one, numeric attributes two) and the
-// extra constraints become range bounds. Measured (Google subtrace, seed 42): ISA is in 85% of
-// constrained jobs (Table II: 80.64%), cores in 61%, max disks in 40%, min disks in 21%, kernel,
-// ethernet, clock and platform in under 4% each: Table II's order, but cores and disks are far
-// more frequent than its 18% and 9% because 2-6 constraints must land somewhere.
+// extra constraints become range bounds. So attributes keep Table II's order, but cores and
+// disks are far more frequent than its 18% and 9% because 2-6 constraints must land somewhere
+// (measured shares: docs/notes/phoenix.md).
 //
 // Per constrained job, seeded:
 //  1. k from (b); attributes and the number of bounds on each as above;
@@ -45,11 +44,11 @@
 // `cores = 24` wins. Other 2-constraint jobs cannot get that narrow (`isa = x86_64 & disks < 6`
 // keeps 34%), which is why the aim is below the target. An ISA-only job (k = 1) cannot be
 // tuned: it fits the template's ISA share (13-47%), so k = 1 averages ~37%, not 14.9%.
-import type { Rng } from "../sim/random.js";
-import { Rng as SeededRng } from "../sim/random.js";
+import type { Rng } from "../des/random.js";
+import { Rng as SeededRng } from "../des/random.js";
 import { ISA_NAMES, NUM_ATTRIBUTES, ATTR_INDEX, type Attribute, type Constraint, type Op } from "./constraints.js";
 import { drawMachine } from "./machines.js";
-import { InputError, describeValue } from "../engine/errors.js";
+import { InputError, describeValue } from "../errors.js";
 
 export interface ConstraintGenOptions {
   /** Probability that a job is constrained. Default 0.5. */
@@ -84,8 +83,8 @@ export const REFERENCE_FLEET = { size: 4096, seed: 0xf1e7 };
 /**
  * Per-k factor on the aimed fraction (default targets only). The greedy choice is discrete and
  * some attribute pairs cannot get narrow (`isa = x86_64 & disks < 6` fits ~24%), so aiming at
- * the target itself overshoots the mean; these factors were fitted once (Yahoo and Google,
- * seeds 7, 42, 0x5eed ^ 1, against a 5,000-worker fleet) so that the mean lands on FIG6_SUPPLY.
+ * the target itself overshoots the mean; these factors were fitted once so that the mean lands
+ * on FIG6_SUPPLY (how: docs/notes/phoenix.md).
  * k = 1 has no tunable value in 3 of 4 jobs (`isa = t` only) and stays at the ISA share.
  */
 const AIM_SCALE: readonly number[] = [1, 0.4, 0.62, 0.62, 0.8, 0.92];

@@ -1,4 +1,4 @@
-// Worker attributes and task constraints (SPEC §7, papers/phoenix.txt §III-A).
+// Worker attributes and task constraints (docs/policies/phoenix.md).
 //
 // A worker is a vector of 8 numeric attributes; categorical ones (ISA, platform family) are
 // small integer codes. A constraint is `attribute op value` with op in <, >, =, and is hard
@@ -6,7 +6,7 @@
 // resource it asks for is congested). Example: a worker <x86_64, 16 cores, 64 GB, 4 disks,
 // kernel 4.4, platform 2, 2.6 GHz, 10 Gbps> satisfies `cores > 8` and `ethernet = 10` but not
 // `clock > 3.0`.
-import { InputError, describeValue } from "../engine/errors.js";
+import { InputError, describeValue } from "../errors.js";
 
 export const ATTRIBUTES = ["isa", "cores", "memoryGb", "disks", "kernel", "platform", "clockGhz", "ethernetGbps"] as const;
 export type Attribute = (typeof ATTRIBUTES)[number];

@@ -1,4 +1,4 @@
-// Per-constraint CRV thresholds from the paper's Table II (papers/phoenix.txt §IV-B: "The
+// Per-constraint CRV thresholds from the paper's Table II (docs/policies/phoenix.md; the paper's §IV-B: "The
 // CRV_threshold for each constraint is determined based on the task execution statistics given
 // in the Table II"). Table II's only execution statistic is the relative slowdown of a job with
 // that constraint w.r.t. an equivalent unconstrained job; its other columns (% share,

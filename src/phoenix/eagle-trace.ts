@@ -1,4 +1,4 @@
-// Loader for the Hawk/Eagle simulator trace format (`.tr`, ../shared/traces/README.md):
+// Loader for the Hawk/Eagle simulator trace format (`.tr`; where to get the traces: README):
 //   arrival_time_s  number_of_tasks  mean_task_duration_s  duration_1 ... duration_n
 // one job per line, space separated (the files use runs of spaces and tabs).
 //
@@ -11,11 +11,17 @@
 // 1129.532 s, Cloudera 272.783 s, Facebook 76.5951 s. On YH2_sub.tr 90.5811 s makes 10.1% of
 // the jobs long (the Phoenix paper's Table III reports 91.56% short jobs for its Yahoo trace);
 // those jobs carry 99% of the work, which is why long jobs set the cluster's utilization.
-import { createReadStream } from "node:fs";
-import { createInterface } from "node:readline";
-import { createGunzip } from "node:zlib";
-import { basename } from "node:path";
-import { InputError } from "../engine/errors.js";
+import { InputError } from "../errors.js";
+
+/**
+ * A Node built-in module, reached when loadEagleTrace runs (no static `node:` import: the package
+ * entry reaches this file through the phoenix scenario and must load in browsers).
+ */
+function nodeModule<T>(id: string): T {
+  const m = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.(id);
+  if (!m) throw new Error(`loadEagleTrace needs Node's ${id} (Node >= 20.16)`);
+  return m as T;
+}
 
 export interface TraceJob {
   /** Submission time, seconds. */
@@ -52,7 +58,7 @@ export const EAGLE_CUTOFFS: Readonly<Record<string, number>> = {
 
 /** Picks the cutoff from a trace file name (YH*, GOOG*, CC*, FB*), or null when unknown. */
 export function cutoffForTrace(fileName: string): number | null {
-  const n = basename(fileName).toUpperCase();
+  const n = fileName.replace(/^.*[\\/]/, "").toUpperCase();
   if (n.startsWith("YH")) return EAGLE_CUTOFFS.yahoo;
   if (n.startsWith("GOOG")) return EAGLE_CUTOFFS.google;
   if (n.startsWith("CC")) return EAGLE_CUTOFFS.cloudera;
@@ -104,6 +110,9 @@ export function parseEagleTrace(text: string, file = "<string>", opts: LoadOptio
 
 /** Streams a `.tr` or `.tr.gz` file. */
 export async function loadEagleTrace(path: string, opts: LoadOptions = {}): Promise<TraceLoadResult> {
+  const { createReadStream } = nodeModule<typeof import("node:fs")>("node:fs");
+  const { createGunzip } = nodeModule<typeof import("node:zlib")>("node:zlib");
+  const { createInterface } = nodeModule<typeof import("node:readline")>("node:readline");
   const acc = new Accumulator(path, opts);
   const file = createReadStream(path);
   const input = path.endsWith(".gz") ? file.pipe(createGunzip()) : file;

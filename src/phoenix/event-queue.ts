@@ -1,30 +1,50 @@
-// The node-level simulator's events on the shared (time, sequence) heap of src/sim, so
-// events at the same instant run in the order they were scheduled, every run is
-// deterministic, and an event scheduled in the past is caught. Example: push(5, A),
-// push(3, B), push(5, C) pops B, A, C.
-import { EventQueue as TimedQueue } from "../sim/event-queue.js";
+// The node-level model's events, on the shared (time, sequence) queue of src/sim: events at one
+// instant run in the order they were scheduled, every run is deterministic, and an event
+// scheduled in the past is caught. The API is that of the discrete-event core's Environment
+// (now, pending, scheduleAt, run), so the model moves onto src/des by replacing this adapter.
+// Example: scheduleAt(5, A), scheduleAt(3, B), scheduleAt(5, C) runs B, A, C.
+import { EventQueue } from "../sim/event-queue.js";
 
-export interface SimEvent {
-  time: number;
-  seq: number;
+/** An event: its type (node/events.ts) and two payloads whose meaning the type sets. */
+export interface NodeEventBody {
   type: number;
-  /** Payloads (job index, worker index, ...), meaning set by the event type. */
   a: number;
   b: number;
 }
 
-export class EventQueue {
-  private readonly q = new TimedQueue<SimEvent>();
+export interface NodeEvent extends NodeEventBody {
+  time: number;
+  seq: number;
+}
 
-  get size(): number {
+export class NodeEvents {
+  private readonly q = new EventQueue<NodeEvent>();
+  private t = -Infinity;
+
+  /** Time of the event being handled (-Infinity before the first). */
+  get now(): number {
+    return this.t;
+  }
+
+  /** Events scheduled and not yet taken. */
+  get pending(): number {
     return this.q.size;
   }
 
-  push(time: number, type: number, a = 0, b = 0): void {
-    this.q.push({ time, type, a, b });
+  /** Schedules an event at absolute `time` (>= now). */
+  scheduleAt(time: number, event: NodeEventBody): void {
+    (event as NodeEvent).time = time;
+    this.q.push(event as NodeEvent);
   }
 
-  pop(): SimEvent | undefined {
-    return this.q.pop();
+  /** Takes events in (time, sequence) order until none is left, passing each to `handle`. */
+  run(handle: (event: NodeEvent) => void): void {
+    for (;;) {
+      const e = this.q.pop();
+      if (!e) return;
+      if (e.time < this.t) throw new Error(`phoenix simulator: time went backwards (${e.time} < ${this.t})`);
+      this.t = e.time;
+      handle(e);
+    }
   }
 }

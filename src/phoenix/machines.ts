@@ -2,14 +2,14 @@
 // cores, memory, disks, kernel, clock and ethernet, so attributes are correlated the way
 // they are in a real fleet (a newer platform has more cores, a newer kernel, a faster NIC).
 // That correlation is why a job with 6 constraints can still fit ~5% of workers
-// (papers/phoenix.txt Fig. 6; constraint-gen.ts picks the values) instead of the 0.1%
+// (the Phoenix paper's Fig. 6, docs/policies/phoenix.md; constraint-gen.ts picks the values) instead of the 0.1%
 // independent attributes would give.
 //
 // Example: generation 2 draws ISA x86_64 (40%) or arm64 (60%), 16, 24 or 32 cores, 64 or 128 GB,
 // 4, 6 or 8 disks, kernel 4.4 or 4.19, 2.6 or 3.0 GHz, 10 or 25 Gbps.
-import type { Rng } from "../sim/random.js";
+import type { Rng } from "../des/random.js";
 import { NUM_ATTRIBUTES, type Machines } from "./constraints.js";
-import { InputError, describeValue } from "../engine/errors.js";
+import { InputError, describeValue } from "../errors.js";
 
 export interface Generation {
   share: number;

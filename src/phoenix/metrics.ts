@@ -1,7 +1,9 @@
-// Response-time percentiles of the node-level mode (SPEC §7 metrics): p50/p90/p99 for short and
-// long jobs, constrained and unconstrained. Percentiles use the nearest-rank definition:
-// p-th percentile of n sorted values = value at rank ceil(p/100 * n), e.g. p90 of 1..10 = 9.
-import type { JobOutcome } from "./node-sim.js";
+// Response-time percentiles of the node-level mode (docs/policies/phoenix.md): p50/p90/p99 for
+// short and long jobs, constrained and unconstrained, by the nearest-rank definition of
+// src/sim/stats.ts percentileSorted (p-th percentile of n sorted values = value at rank
+// ceil(p/100 * n), e.g. p90 of 1..10 = 9).
+import { percentileSorted } from "../des/stats.js";
+import type { JobOutcome } from "./node/result.js";
 
 export interface Percentiles {
   count: number;
@@ -10,16 +12,9 @@ export interface Percentiles {
   p99: number | null;
 }
 
-export function percentile(sorted: ArrayLike<number>, p: number): number | null {
-  const n = sorted.length;
-  if (n === 0) return null;
-  const rank = Math.min(n, Math.max(1, Math.ceil((p / 100) * n)));
-  return sorted[rank - 1];
-}
-
 export function percentiles(values: number[]): Percentiles {
   const s = Float64Array.from(values).sort();
-  return { count: s.length, p50: percentile(s, 50), p90: percentile(s, 90), p99: percentile(s, 99) };
+  return { count: s.length, p50: percentileSorted(s, 50), p90: percentileSorted(s, 90), p99: percentileSorted(s, 99) };
 }
 
 export type Group = "short" | "short-constrained" | "short-unconstrained" | "long" | "long-constrained" | "long-unconstrained";

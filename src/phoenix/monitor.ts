@@ -1,4 +1,5 @@
-// The CRV monitor (papers/phoenix.txt §IV, Algorithm 1), run every heartbeat:
+// The CRV monitor's measurements (docs/policies/phoenix.md, Algorithm 1), taken every heartbeat
+// by plugins/crv-reordering.ts:
 //  - per constraint c: CRV_c = demand_c / supply_c, demand = tasks not yet started of jobs
 //    that need c, supply = workers that satisfy c;
 //  - per worker: E[W] from the Pollaczek-Khinchin formula (pk.ts) over its recent history:
@@ -44,10 +45,6 @@ export class WorkerHistory {
   }
 
   /**
-   * E[W] of worker w at time `now`; 0 before it has served two tasks (no rate yet). lambda =
-   * tasks in the window / (now - arrival of the oldest one in the window).
-   */
-  /**
    * E[W] worker w would have at load `rho` with its own service moments: the PK wait at
    * lambda = rho / E[S] (0 before two tasks). Example: E[S] = 5, E[S^2] = 30, rho = 0.9 ->
    * 9 * 30 / 10 = 27 s; so E[W] > 27 s means this worker's measured load is above 0.9.
@@ -60,6 +57,10 @@ export class WorkerHistory {
     return pkWait(rho / es, es, Math.max(this.s2[w] / n, es * es));
   }
 
+  /**
+   * E[W] of worker w at time `now`; 0 before it has served two tasks (no rate yet). lambda =
+   * tasks in the window / (now - arrival of the oldest one in the window).
+   */
   expectedWait(w: number, now: number): number {
     const c = this.count[w];
     const n = Math.min(c, this.size);

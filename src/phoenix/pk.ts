@@ -1,4 +1,4 @@
-// Pollaczek-Khinchin mean waiting time of an M/G/1 queue (papers/phoenix.txt Eq. 1):
+// Pollaczek-Khinchin mean waiting time of an M/G/1 queue (the Phoenix paper's Eq. 1, docs/policies/phoenix.md):
 //   E[W] = rho / (1 - rho) * E[S^2] / (2 E[S]),   rho = lambda * E[S]
 // and +Infinity when rho >= 1 (the queue grows without bound).
 //
@@ -6,7 +6,7 @@
 //  - exponential service (E[S^2] = 2 E[S]^2 = 2): rho = 0.5, E[W] = 1 * 2 / 2 = 1 s, the
 //    M/M/1 value rho / (mu - lambda) = 0.5 / 0.5.
 //  - deterministic service (E[S^2] = 1): E[W] = 1 * 1 / 2 = 0.5 s, the M/D/1 value.
-import { InputError, describeValue } from "../engine/errors.js";
+import { InputError, describeValue } from "../errors.js";
 
 export interface PkInput {
   /** lambda: arrivals per second, >= 0. */

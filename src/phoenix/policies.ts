@@ -1,95 +1,67 @@
-// Placement policies of the node-level mode (SPEC §7), registered by name. A policy is a set
-// of mechanisms the simulator loop (node-sim.ts) switches on; where SPEC is silent they
+// Node policies by name: each is a composition of plugins (plugins/, one behaviour per file)
+// over the extension points of node/hooks.ts. Where docs/policies/phoenix.md is silent they
 // follow the published systems (Hawk/Eagle simulator parameters in brackets):
 //
-//  Sparrow-C  batch sampling: probeRatio x tasks probes to random eligible workers, long jobs
-//             probed too [centralized long: no], FIFO queues, no stealing, no partition.
-//  Hawk-C     long jobs centrally on the least-loaded eligible worker of the long partition,
-//             short jobs by random eligible probes over all workers, FIFO, randomized work
-//             stealing of short probes queued behind long tasks [stealing yes, ATC].
-//  Eagle-C    Hawk's split plus succinct state sharing (a short probe reaching a worker that
-//             holds long work is rejected and re-sent to a long-free eligible worker, as in
-//             Eagle's simulator), sticky batch probing (the probe stays queued and competes
-//             again at each task end) and SRPT queue reordering with the slack bound
-//             [SRPT yes, SBP yes, no stealing].
-//  Phoenix    Eagle-C plus the CRV monitor: on workers whose E[W] exceeds Qwait_threshold
-//             while some constraint's CRV exceeds its CRV_threshold, the queue is reordered by
-//             CRV instead of SRPT, promoting the probes whose largest congested CRV is the
-//             queue's maximum (Algorithm 1, §IV-B); soft constraints whose CRV is above their
-//             threshold are relaxed at placement (admission control by demand/supply, §I).
-//             Thresholds as §IV-B names them (node-sim.ts): CRV_threshold per constraint = its
-//             Table II relative slowdown (crv-threshold.ts), Qwait_threshold = the E[W] of a
-//             worker at peak load 0.9 (§IV-A's rho < 0.9 bound for SRPT).
-//             Probes go to eligible workers chosen as in Eagle (SSS), §IV-A: "the probable
-//             nodes ... decided by light weight bit vector message exchanges ... similar to
-//             Eagle's Succinct State Sharing"; E[W] only marks queues for reordering.
-//             waitAwareProbes (E[W]-ranked placement) is kept as an ablation, off by default:
-//             on Yahoo at 90% load, seeds 1-5, Phoenix/Eagle-C short p99 0.99, 0.98, 0.97,
-//             1.02, 1.03 with it vs 0.97, 0.99, 0.99, 1.01, 0.99 without: no gain.
+//  sparrow-c  probed-long-jobs, batch-sampling, fifo-queues: every job placed by probes to a
+//             uniform sample of its eligible workers [centralized long: no], no stealing, no
+//             partition.
+//  hawk-c     short-only-partition, central-long-jobs, batch-sampling, fifo-queues,
+//             work-stealing [stealing yes, ATC].
+//  eagle-c    short-only-partition, central-long-jobs, succinct-state, srpt-queues,
+//             sticky-probes [SRPT yes, SBP yes, no stealing].
+//  phoenix    eagle-c's plugins plus crv-reordering (the CRV monitor; congested queues ordered
+//             by CRV instead of SRPT) and relax-congested-soft (admission control by
+//             demand / supply). Probes are placed as in Eagle (SSS): the paper's "probable
+//             nodes ... similar to Eagle's Succinct State Sharing"; E[W] only marks queues for
+//             reordering.
+//
+// Ablations (NodePolicyOptions) swap or add one plugin; docs/notes/phoenix.md has what each
+// measured.
+import { InputError, describeValue } from "../errors.js";
 import { NamedRegistry } from "../sim/named-registry.js";
-import { InputError, describeValue } from "../engine/errors.js";
+import type { NodePlugin, NodePolicy } from "./node/plugin.js";
+import { batchSampling } from "./plugins/batch-sampling.js";
+import { centralLongJobs } from "./plugins/central-long-jobs.js";
+import { crvReordering } from "./plugins/crv-reordering.js";
+import { fifoQueues } from "./plugins/fifo-queues.js";
+import { newestProbeFirst } from "./plugins/newest-probe-first.js";
+import { probedLongJobs } from "./plugins/probed-long-jobs.js";
+import { relaxCongestedSoft } from "./plugins/relax-congested-soft.js";
+import { shortOnlyPartition } from "./plugins/short-only-partition.js";
+import { srptQueues } from "./plugins/srpt-queues.js";
+import { stickyProbes } from "./plugins/sticky-probes.js";
+import { succinctState } from "./plugins/succinct-state.js";
+import { waitAwareProbes } from "./plugins/wait-aware-probes.js";
+import { workStealing } from "./plugins/work-stealing.js";
 
-export interface NodePolicy {
-  readonly name: string;
-  readonly longJobs: "central" | "probes";
-  /** Short probes avoid workers holding long work (Eagle's succinct state sharing). */
-  readonly succinctState: boolean;
-  /** Reserve the first `shortOnlyFraction` of workers for short tasks (Hawk/Eagle partition). */
-  readonly partition: boolean;
-  readonly stickyProbes: boolean;
-  readonly stealing: boolean;
-  /** Base queue discipline: 0 FIFO, 1 SRPT. */
-  readonly baseMode: 0 | 1;
-  /** Run the CRV monitor and switch congested queues to CRV reordering. */
-  readonly crvReordering: boolean;
-  /** Relax soft constraints whose CRV exceeds CRV_threshold (Phoenix admission control). */
-  readonly relaxCongestedSoft: boolean;
-  /**
-   * Suspend sticky batch probing on workers in CRV mode (one reading of "Phoenix does not rely
-   * on SBP", §VI-A). Off by default: on YH2_sub.tr at 90% load, seeds 1-5, Phoenix/Eagle-C
-   * short p99 was 1.05, 1.00, 1.00, 1.04, 1.10 with it (0.97, 0.99, 0.99, 1.01, 0.99 without);
-   * kept as an ablation. (With the former thresholds, CRV 1 and E[W] 90 s, seeds 1-3: 0.98,
-   * 1.18, 1.18 with it.)
-   */
-  readonly suspendStickyWhenCongested: boolean;
-  /**
-   * Ablation, not part of the paper's placement (off in every registered policy): while some
-   * constraint is congested, place short probes on the eligible workers with the
-   * lowest PK estimate E[W] (from the last heartbeat) out of a random sample twice the probe
-   * count, instead of uniformly ("distributed schedulers need a low overhead queue waiting
-   * time estimator", §III-C3; "instead dynamically estimates the wait time of highly
-   * constrained nodes", §VI-A). The sample keeps the herd effect of pure argmin away.
-   */
-  readonly waitAwareProbes: boolean;
-  /** CRV reordering promotes only probes whose maximal CRV exceeds CRV_threshold. */
-  readonly congestedOnly: boolean;
-  /**
-   * Ablation, off in every registered policy: in SRPT queues, short probes are served newest
-   * first (bounded by the slack threshold) instead of by remaining work. This is the order
-   * Eagle's published simulator actually runs, and the Eagle-C baseline the Phoenix paper was
-   * measured against (it built on that simulator, §V-A): its `get_next_probe_acc_to_sbp_srpt`
-   * assigns the running minimum to a misspelled variable (`min_remanining_exec_time`), so the
-   * minimum stays +inf and the scan keeps the LAST probe that the slack of the probes in front
-   * admits (a long probe, if any, first). Eagle bounds the bypassing by a delay budget of 5x a
-   * probe's estimated duration; here the kernel's bypass count (5) stands in for it. Example:
-   * queue [A arrived 10 s, B 12 s, C 15 s], all slack 0: SRPT serves the least remaining work,
-   * this order serves C, then B, then A (A and B each bypassed, slack + 1).
-   */
-  readonly newestProbeFirst: boolean;
+export type { NodePlugin, NodePolicy } from "./node/plugin.js";
+
+/** Ablations of the registered policies; each names the policies it applies to. */
+export interface NodePolicyOptions {
+  /** eagle-c, phoenix: newest-probe-first instead of srpt-queues (Eagle's simulator's order). */
+  newestProbeFirst?: boolean;
+  /** phoenix: wait-aware-probes over succinct-state while the monitor reports congestion. */
+  waitAwareProbes?: boolean;
+  /** phoenix: sticky probes released on workers in CRV mode. */
+  suspendStickyWhenCongested?: boolean;
 }
 
 export interface NodePolicyFactory {
   readonly name: string;
   readonly description: string;
-  /** Options override single mechanisms, e.g. { stickyProbes: false } for an ablation. */
-  create(options?: Partial<Omit<NodePolicy, "name">>): NodePolicy;
+  create(options?: NodePolicyOptions): NodePolicy;
+}
+
+/** A node policy from its name and plugins (frozen). */
+export function composePolicy(name: string, plugins: readonly NodePlugin[]): NodePolicy {
+  return Object.freeze({ name, plugins: Object.freeze([...plugins]) });
 }
 
 const registry = new NamedRegistry<NodePolicyFactory>("node policy");
 
 export const registerNodePolicy = (f: NodePolicyFactory): void => registry.register(f);
 
-export function getNodePolicy(name: string, options?: Partial<Omit<NodePolicy, "name">>): NodePolicy {
+export function getNodePolicy(name: string, options?: NodePolicyOptions): NodePolicy {
   const f = registry.get(name);
   if (!f) throw new InputError("policy", `unknown node policy ${describeValue(name)}; known: ${registry.names().join(", ")}`);
   return f.create(options);
@@ -97,25 +69,54 @@ export function getNodePolicy(name: string, options?: Partial<Omit<NodePolicy, "
 
 export const nodePolicyNames = (): string[] => registry.names();
 
-function define(name: string, description: string, base: Omit<NodePolicy, "name">): void {
-  registerNodePolicy({ name, description, create: (o = {}) => Object.freeze({ ...base, ...o, name }) });
+/** The options given, checked: booleans, and only those the policy `name` accepts. */
+function ablations(name: string, options: NodePolicyOptions | undefined, accepted: readonly (keyof NodePolicyOptions)[]): NodePolicyOptions {
+  if (options === undefined) return {};
+  if (options === null || typeof options !== "object") throw new InputError("options", `expected an object of ablations, got ${describeValue(options)}`);
+  for (const [k, v] of Object.entries(options)) {
+    if (v === undefined) continue;
+    if (!(accepted as readonly string[]).includes(k)) throw new InputError(`options.${k}`, `not an ablation of node policy '${name}' (it accepts: ${accepted.join(", ") || "none"})`);
+    if (typeof v !== "boolean") throw new InputError(`options.${k}`, `must be true or false (got ${describeValue(v)})`);
+  }
+  return options;
 }
 
-const CENTRAL = { longJobs: "central", partition: true } as const;
-
-define("sparrow-c", "Sparrow-C: batch sampling among eligible workers, FIFO queues, long jobs probed too", {
-  longJobs: "probes", succinctState: false, partition: false, stickyProbes: false, stealing: false,
-  baseMode: 0, crvReordering: false, relaxCongestedSoft: false, suspendStickyWhenCongested: false, waitAwareProbes: false, congestedOnly: false, newestProbeFirst: false,
-});
-define("hawk-c", "Hawk-C: central long jobs, random constraint-filtered probes, work stealing, FIFO", {
-  ...CENTRAL, succinctState: false, stickyProbes: false, stealing: true,
-  baseMode: 0, crvReordering: false, relaxCongestedSoft: false, suspendStickyWhenCongested: false, waitAwareProbes: false, congestedOnly: false, newestProbeFirst: false,
-});
-define("eagle-c", "Eagle-C: central long jobs, succinct state sharing, sticky batch probing, SRPT reordering", {
-  ...CENTRAL, succinctState: true, stickyProbes: true, stealing: false,
-  baseMode: 1, crvReordering: false, relaxCongestedSoft: false, suspendStickyWhenCongested: false, waitAwareProbes: false, congestedOnly: false, newestProbeFirst: false,
-});
-define("phoenix", "Phoenix: Eagle-C plus the CRV monitor, CRV-based reordering of congested queues, soft-constraint relaxation", {
-  ...CENTRAL, succinctState: true, stickyProbes: true, stealing: false,
-  baseMode: 1, crvReordering: true, relaxCongestedSoft: true, suspendStickyWhenCongested: false, waitAwareProbes: false, congestedOnly: true, newestProbeFirst: false,
-});
+const BUILT_IN: readonly NodePolicyFactory[] = [
+  {
+    name: "phoenix",
+    description: "Phoenix: Eagle-C plus the CRV monitor, CRV-based reordering of congested queues, soft-constraint relaxation",
+    create: (options) => {
+      const a = ablations("phoenix", options, ["newestProbeFirst", "waitAwareProbes", "suspendStickyWhenCongested"]);
+      return composePolicy("phoenix", [
+        shortOnlyPartition, centralLongJobs, succinctState, ...(a.waitAwareProbes ? [waitAwareProbes] : []),
+        a.newestProbeFirst ? newestProbeFirst : srptQueues, crvReordering(), relaxCongestedSoft,
+        stickyProbes({ suspendWhenCongested: a.suspendStickyWhenCongested === true }),
+      ]);
+    },
+  },
+  {
+    name: "eagle-c",
+    description: "Eagle-C: central long jobs, succinct state sharing, sticky batch probing, SRPT reordering",
+    create: (options) => {
+      const a = ablations("eagle-c", options, ["newestProbeFirst"]);
+      return composePolicy("eagle-c", [shortOnlyPartition, centralLongJobs, succinctState, a.newestProbeFirst ? newestProbeFirst : srptQueues, stickyProbes()]);
+    },
+  },
+  {
+    name: "hawk-c",
+    description: "Hawk-C: central long jobs, random constraint-filtered probes, work stealing, FIFO",
+    create: (options) => {
+      ablations("hawk-c", options, []);
+      return composePolicy("hawk-c", [shortOnlyPartition, centralLongJobs, batchSampling, fifoQueues, workStealing]);
+    },
+  },
+  {
+    name: "sparrow-c",
+    description: "Sparrow-C: batch sampling among eligible workers, FIFO queues, long jobs probed too",
+    create: (options) => {
+      ablations("sparrow-c", options, []);
+      return composePolicy("sparrow-c", [probedLongJobs, batchSampling, fifoQueues]);
+    },
+  },
+];
+for (const f of BUILT_IN) registerNodePolicy(f);

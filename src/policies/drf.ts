@@ -1,8 +1,7 @@
 // DRF (instantaneous): every scheduling point, progressive filling over the queues'
 // current demands (usage + pending) with their weights — the Foundation kernel.
 import type { Engine } from "../engine/engine.js";
-import type { ClusterState, Policy } from "../sim/policy.js";
-import { registerPolicy } from "../sim/registry.js";
+import type { ClusterState, Policy, PolicyFactory } from "../policy/policy.js";
 
 export function queueWeights(state: ClusterState): Float64Array {
   return Float64Array.from(state.queues, (q) => q.spec.weight ?? 1);
@@ -22,8 +21,8 @@ export class DrfPolicy implements Policy {
   }
 }
 
-registerPolicy({
+export const drfPolicyFactory: PolicyFactory = {
   name: "drf",
-  description: "Dominant Resource Fairness at every scheduling point (weighted progressive filling, SPEC §2)",
+  description: "Dominant Resource Fairness at every scheduling point (weighted progressive filling, docs/policies/drf.md)",
   create: () => new DrfPolicy(),
-});
+};

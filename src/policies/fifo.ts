@@ -1,7 +1,6 @@
 // FIFO across the cluster: the earliest-submitted job's next task starts first; when it
 // does not fit, nothing behind it starts (head-of-line blocking, like YARN's FIFO scheduler).
-import type { ClusterState, Policy } from "../sim/policy.js";
-import { registerPolicy } from "../sim/registry.js";
+import type { ClusterState, Policy, PolicyFactory } from "../policy/policy.js";
 
 export class FifoPolicy implements Policy {
   readonly name = "fifo";
@@ -20,8 +19,8 @@ export class FifoPolicy implements Policy {
   }
 }
 
-registerPolicy({
+export const fifoPolicyFactory: PolicyFactory = {
   name: "fifo",
   description: "FIFO over all jobs by submission time, head-of-line blocking",
   create: () => new FifoPolicy(),
-});
+};

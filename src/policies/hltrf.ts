@@ -3,8 +3,7 @@
 // tWait (starvation threshold, seconds; 0 = flat LTRF, Infinity = the naive descent),
 // tieBreak, groupWeights, window, quantum. Max shares apply; min shares do not (the
 // hierarchy decides who goes first).
-import type { PolicyContext } from "../sim/policy.js";
-import { registerPolicy } from "../sim/registry.js";
+import type { PolicyContext, PolicyFactory } from "../policy/policy.js";
 import { HLtrf } from "../ltrf/hltrf.js";
 import { buildTree } from "../ltrf/tree.js";
 import { LtrfPolicy } from "./ltrf.js";
@@ -23,8 +22,8 @@ export class HLtrfPolicy extends LtrfPolicy {
   }
 }
 
-registerPolicy({
+export const hltrfPolicyFactory: PolicyFactory = {
   name: "h-ltrf",
   description: "Hierarchical LTRF with starvation detection (LTRF paper, Alg. 2) over QueueSpec.path groups; option tWait",
   create: (o) => new HLtrfPolicy(o),
-});
+};

@@ -1,4 +1,4 @@
-// LTRF and MLRF as simulator policies (SPEC §5). Both rank queues with the LTRF kernel
+// LTRF and MLRF as simulator policies (docs/policies/ltrf.md). Both rank queues with the LTRF kernel
 // (engine.ltrf, the paper's Algorithm 1) and differ only in the ledger they rank by:
 //   ltrf: accumulated dominant share x time of the round (plus running tasks' quantum
 //         lookahead), charging dom x Q per started task. Multi-resource LTRF (beyond the
@@ -6,8 +6,7 @@
 //   mlrf: the memoryless baseline (YARN's fair scheduler, HFS): the dominant share held
 //         now, charging dom per started task, i.e. task-level weighted DRF.
 // Min/max shares come from QueueSpec.params.minShare / maxShare, weights from QueueSpec.weight.
-import type { ClusterState } from "../sim/policy.js";
-import { registerPolicy } from "../sim/registry.js";
+import type { ClusterState, PolicyFactory } from "../policy/policy.js";
 import { PlannedPolicy, decideFlat, type PlanInput } from "../ltrf/planned-policy.js";
 
 export class LtrfPolicy extends PlannedPolicy {
@@ -33,14 +32,14 @@ export class MlrfPolicy extends LtrfPolicy {
   }
 }
 
-registerPolicy({
+export const ltrfPolicyFactory: PolicyFactory = {
   name: "ltrf",
   description: "Long-Term Resource Fairness (LTRF paper, Alg. 1): start tasks for the queue with the least accumulated dominant share x time / weight; windows, adaptive quantum, min/max shares",
   create: (o) => new LtrfPolicy(o),
-});
+};
 
-registerPolicy({
+export const mlrfPolicyFactory: PolicyFactory = {
   name: "mlrf",
   description: "Memoryless resource fairness (YARN fair scheduler): task-level weighted DRF on the shares held now; min/max shares",
   create: (o) => new MlrfPolicy(o),
-});
+};

@@ -1,9 +1,9 @@
-// M-BVT (SPEC §4.5): multi-resource borrowed virtual time. Implementation in src/bopf/mbvt-policy.ts.
+// M-BVT (docs/policies/bopf.md#m-bvt): multi-resource borrowed virtual time. Implementation in src/bopf/mbvt-policy.ts.
+import type { PolicyFactory } from "../policy/policy.js";
 import { MbvtPolicy, type MbvtOptions } from "../bopf/mbvt-policy.js";
-import { registerPolicy } from "../sim/registry.js";
 
-registerPolicy({
+export const mbvtPolicyFactory: PolicyFactory = {
   name: "mbvt",
-  description: "M-BVT: LQs warp their virtual time on a burst; smallest effective virtual time first, DRF among equals (SPEC §4.5)",
+  description: "M-BVT: LQs warp their virtual time on a burst; smallest effective virtual time first, DRF among equals (docs/policies/bopf.md, M-BVT)",
   create: (options) => new MbvtPolicy(options as MbvtOptions | undefined),
-});
+};

@@ -1,8 +1,7 @@
-// Strict Priority (SPEC §3): LQs with current demand first, DRF among them over the whole
+// Strict Priority (docs/policies/bopf.md, Strict Priority): LQs with current demand first, DRF among them over the whole
 // capacity; then DRF among the TQs over what is left.
 import type { Engine } from "../engine/engine.js";
-import type { ClusterState, Policy } from "../sim/policy.js";
-import { registerPolicy } from "../sim/registry.js";
+import type { ClusterState, Policy, PolicyFactory } from "../policy/policy.js";
 import { queueWeights } from "./drf.js";
 
 /** Capacity left after `alloc`, kept strictly positive (the kernel requires C > 0); a tiny residue is unusable anyway. */
@@ -34,8 +33,8 @@ export class StrictPriorityPolicy implements Policy {
   }
 }
 
-registerPolicy({
+export const spPolicyFactory: PolicyFactory = {
   name: "sp",
-  description: "Strict Priority: LQs first (DRF among them), then DRF among TQs over the rest (SPEC §3)",
+  description: "Strict Priority: LQs first (DRF among them), then DRF among TQs over the rest (docs/policies/bopf.md, Strict Priority)",
   create: () => new StrictPriorityPolicy(),
-});
+};

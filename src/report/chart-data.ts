@@ -1,6 +1,6 @@
 // Turning report data into what uPlot draws: one shared x array per chart with one y array
 // per series (uPlot's "aligned data"), and empirical CDFs of completion times.
-import type { Series } from "../sim/scenario.js";
+import type { Series } from "../scenarios/scenario.js";
 
 /** uPlot's aligned data: [x, y1, y2, ...]; null = no sample at that x (a gap, spanned when drawn). */
 export type Aligned = Array<Array<number | null>>;

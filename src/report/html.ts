@@ -12,8 +12,9 @@
 // Anything else in metrics is ignored here.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import type { ScenarioReport, Series } from "../sim/scenario.js";
-import { formatCell, type Table } from "./table.js";
+import type { ScenarioReport, Series } from "../scenarios/scenario.js";
+import type { Table } from "../scenarios/table.js";
+import { formatCell } from "./table.js";
 import { alignSeries, cdfSeries, type Aligned } from "./chart-data.js";
 import { CLIENT_SCRIPT } from "./html-client.js";
 
@@ -57,7 +58,7 @@ function rawText(code: string, tag: "script" | "style"): string {
 
 let assets: { js: string; css: string } | null = null;
 
-/** uPlot's IIFE build and CSS, read once from node_modules (see the lead's notes about packaging). */
+/** uPlot's IIFE build and CSS, read once from node_modules (uplot is a runtime dependency for this). */
 function uplotAssets(): { js: string; css: string } {
   if (assets) return assets;
   const req = createRequire(import.meta.url);

@@ -1,13 +1,9 @@
-// Plain-text tables for the CLI and README.
-import { InputError, describeValue } from "../engine/errors.js";
+// Plain-text tables for the CLI and README: formats the Table values scenarios and sweeps build
+// (src/scenarios/table.ts).
+import { InputError, describeValue } from "../errors.js";
+import type { Table } from "../scenarios/table.js";
 
-export interface Table {
-  title: string;
-  columns: string[];
-  rows: Array<Array<string | number | null>>;
-  /** Optional lines printed under the table (explanations, "why" notes). */
-  notes?: string[];
-}
+export type { Table } from "../scenarios/table.js";
 
 export function formatCell(v: string | number | null): string {
   if (v === null) return "-";

@@ -5,7 +5,7 @@
 // a rate and lose their guarantee once the reported volume is consumed, so they slow down;
 // over-estimated ones are capped by their real demand and lose nothing. DRF (which ignores
 // reports) runs the same jobs as the reference.
-import { registerScenario, type Scenario } from "../sim/scenario.js";
+import type { Scenario } from "./scenario.js";
 import { simulate } from "../sim/simulator.js";
 import type { BopfWorkloadParams } from "../workloads/bopf.js";
 import { listParam } from "../bopf/scenario-params.js";
@@ -45,4 +45,3 @@ export const bopfEstimationErrorScenario: Scenario = {
   },
 };
 
-registerScenario(bopfEstimationErrorScenario);

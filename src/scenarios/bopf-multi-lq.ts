@@ -5,9 +5,9 @@
 // LQ-0 hard, LQ-1 soft (no uncommitted resources left for its rate) and LQ-2 elastic (its
 // bursts exceed its fair share with 4 queues) — see src/bopf/admission.ts. Prints each
 // queue's class and why, then per-queue average completion under DRF, SP, N-BoPF, BoPF.
-import type { Table } from "../report/table.js";
-import type { Workload } from "../sim/model.js";
-import { registerScenario, type Scenario } from "../sim/scenario.js";
+import type { Table } from "./table.js";
+import type { Workload } from "../policy/model.js";
+import type { Scenario } from "./scenario.js";
 import { bopfWorkload, BOPF_DEFAULTS } from "../workloads/bopf.js";
 import { checkPolicies, numParam, reportOf, runPolicies, shareTable } from "./common.js";
 
@@ -66,4 +66,3 @@ export const bopfMultiLqScenario: Scenario = {
   },
 };
 
-registerScenario(bopfMultiLqScenario);

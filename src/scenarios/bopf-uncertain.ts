@@ -5,9 +5,9 @@
 // with the deadline fixed at the mean burst's window. Shows the fraction of bursts that meet
 // their deadline, the requested demand relative to vanilla and the LQ's real average usage
 // (the alpha-strategy asks for more but uses about the same).
-import type { Workload } from "../sim/model.js";
-import { Rng } from "../sim/random.js";
-import { registerScenario, type Scenario } from "../sim/scenario.js";
+import type { Workload } from "../policy/model.js";
+import { Rng } from "../des/random.js";
+import type { Scenario } from "./scenario.js";
 import { simulate } from "../sim/simulator.js";
 import { bopfWorkload, type BopfWorkloadParams } from "../workloads/bopf.js";
 import { alphaRequest, type Correlation } from "../bopf/alpha.js";
@@ -86,4 +86,3 @@ export const bopfUncertainScenario: Scenario = {
   },
 };
 
-registerScenario(bopfUncertainScenario);

@@ -1,14 +1,14 @@
-// `bopf`: the BoPF paper's single-LQ experiments (papers/bopf-full.txt §5.2-5.3).
+// `bopf`: the BoPF paper's single-LQ experiments (the paper's §5.2-5.3; docs/policies/bopf.md).
 //  - Table 3/4 shape: 1 LQ + N TQs, N in 1, 2, 4, 8, 16, 32; average LQ completion time
 //    under DRF, SP and BoPF and BoPF's factor of improvement over DRF.
 //  - Fig. 9 shape (cluster experiment: period 300 s, param fig9Period): 1 LQ + 8 TQs with the LQ's bursts scaled 1x, 2x, 4x, 8x; average TQ
 //    completion time (BoPF stays near DRF; SP starves the TQs as bursts grow — BoPF's
 //    fairness condition turns a too-large LQ elastic).
 import type { Engine } from "../engine/engine.js";
-import type { Table } from "../report/table.js";
-import { registerScenario, type Scenario } from "../sim/scenario.js";
+import type { Table } from "./table.js";
+import type { Scenario } from "./scenario.js";
 import { simulate, type SimResult } from "../sim/simulator.js";
-import { improvement } from "../sim/stats.js";
+import { improvement } from "../des/stats.js";
 import { BOPF_DEFAULTS, bopfWorkload, type BopfWorkloadParams } from "../workloads/bopf.js";
 import { checkPolicies, numParam } from "./common.js";
 import { listParam } from "../bopf/scenario-params.js";
@@ -100,4 +100,3 @@ export const bopfScenario: Scenario = {
   },
 };
 
-registerScenario(bopfScenario);

@@ -1,13 +1,13 @@
 // Shared pieces for queue-level scenarios: run one workload under several policies and
 // build the comparison table, the charts and the metrics JSON.
 import type { Engine } from "../engine/engine.js";
-import { InputError } from "../engine/errors.js";
-import type { Table } from "../report/table.js";
-import type { Workload } from "../sim/model.js";
-import type { ScenarioReport, Series } from "../sim/scenario.js";
+import { InputError } from "../errors.js";
+import type { Table } from "./table.js";
+import type { Workload } from "../policy/model.js";
+import type { ScenarioReport, Series } from "./scenario.js";
 import { simulate, type SimOptions, type SimResult } from "../sim/simulator.js";
 import { getPolicy, listPolicies } from "../sim/registry.js";
-import { improvement } from "../sim/stats.js";
+import { improvement } from "../des/stats.js";
 
 export interface RunSet {
   workload: Workload;

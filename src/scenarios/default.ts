@@ -1,6 +1,6 @@
 // The main job's scenario: the BoPF paper's default setup (1 LQ + 8 TQs, 6 resources,
 // 27 s bursts every 1000 s) under every registered queue-level policy.
-import { registerScenario, type Scenario } from "../sim/scenario.js";
+import type { Scenario } from "./scenario.js";
 import { BOPF_DEFAULTS, bopfWorkload, type BopfWorkloadParams } from "../workloads/bopf.js";
 import { allQueuePolicies, comparisonTable, numParam, reportOf, runPolicies, shareTable, simParamsFrom } from "./common.js";
 
@@ -31,4 +31,3 @@ export const defaultScenario: Scenario = {
   },
 };
 
-registerScenario(defaultScenario);

@@ -1,7 +1,7 @@
-// Scenario `justice` (papers/justice.txt §5, SPEC §6 and §9): a seeded job stream shaped like
+// Scenario `justice` (the paper's §5; docs/policies/justice.md): a seeded job stream shaped like
 // the paper's traces, run under a highly and a moderately constrained capacity, for every
 // deadline type and every allocator (Justice, Baseline FS, Reactive FS, Oracle).
-// Expected shape (SPEC §9): under constrained capacity, Justice's SDR and Jain's index above
+// Expected shape: under constrained capacity, Justice's SDR and Jain's index above
 // Baseline FS and Reactive FS and close to the Oracle; Justice wastes less than Reactive FS.
 import { DEADLINE_TYPES, type DeadlineBasis, type DeadlineType } from "../justice/deadlines.js";
 import { runCell } from "../justice/experiment.js";
@@ -9,10 +9,10 @@ import type { DeadlineMetrics } from "../justice/metrics.js";
 import { RUNTIME_MODELS, type RuntimeModel } from "../justice/model.js";
 import { allocatorNames } from "../justice/registry.js";
 import { DEFAULT_WORKLOAD, capacityForLoad, generateJobs, offeredLoad, workloadStats, type WorkloadParams } from "../justice/workload.js";
-import { InputError, describeValue } from "../engine/errors.js";
-import type { Table } from "../report/table.js";
-import { Rng } from "../sim/random.js";
-import { registerScenario, type ScenarioOptions, type ScenarioReport } from "../sim/scenario.js";
+import { InputError, describeValue } from "../errors.js";
+import type { Table } from "./table.js";
+import { Rng } from "../des/random.js";
+import type { Scenario, ScenarioOptions, ScenarioReport } from "./scenario.js";
 
 const DEFAULT_POLICIES = ["justice", "baseline-fs", "reactive-fs", "oracle"];
 
@@ -163,9 +163,9 @@ function run(opts: ScenarioOptions): ScenarioReport {
   };
 }
 
-registerScenario({
+export const justiceScenario: Scenario = {
   name: "justice",
   description: "Justice vs Baseline FS, Reactive FS and Oracle: deadline-aware admission control under constrained capacity (job-level deadline mode)",
   defaultPolicies: DEFAULT_POLICIES,
   run,
-});
+};

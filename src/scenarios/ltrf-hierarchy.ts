@@ -2,10 +2,10 @@
 // users A..D in groups G1 = {A, B} and G2 = {C, D}, first demands 200, 10, 50, 60, new
 // demands 20, 60, 40, 80 at t = 27. The naive hierarchical approach starves B for 8 time
 // units; H-LTRF with a small T_wait serves it every T_wait; T_wait = 0 is flat LTRF.
-import { InputError } from "../engine/errors.js";
-import type { Table } from "../report/table.js";
+import { InputError } from "../errors.js";
+import type { Table } from "./table.js";
 import { longestStarvation, runHierModel, type HierModelInput, type HierRecord } from "../ltrf/hier-model.js";
-import { registerScenario, type Scenario } from "../sim/scenario.js";
+import type { Scenario } from "./scenario.js";
 import { numParam } from "./common.js";
 
 export const NEW_DEMANDS_AT = 27;
@@ -77,4 +77,3 @@ export const ltrfHierarchyScenario: Scenario = {
   },
 };
 
-registerScenario(ltrfHierarchyScenario);

@@ -4,10 +4,10 @@
 // loss Omega over time for LTRF and MLRF: under LTRF Omega returns to 0 (every queue ends
 // up with at least what its private quarter would have given it), under MLRF it stays
 // negative (the queues that waited at their stage starts never get it back).
-import type { Table } from "../report/table.js";
+import type { Table } from "./table.js";
 import type { FairnessSeries } from "../ltrf/fairness.js";
 import { MACRO_DEFAULTS, macroWorkload, type MacroParams } from "../ltrf/macro-workload.js";
-import { registerScenario, type Scenario, type Series } from "../sim/scenario.js";
+import type { Scenario, Series } from "./scenario.js";
 import { numParam, runPolicies } from "./common.js";
 
 export function macroParamsFrom(params: Record<string, string | number> | undefined): MacroParams {
@@ -65,4 +65,3 @@ export const ltrfMacroScenario: Scenario = {
   },
 };
 
-registerScenario(ltrfMacroScenario);

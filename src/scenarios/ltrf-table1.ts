@@ -2,11 +2,11 @@
 // 100 units, users A and B with new demands 20, 40, 80, 60 and 100, 60, 50, 50, 1-unit
 // tasks of 1 time unit. MLRF ends at 160 / 240, LTRF at 200 / 200.
 import type { Engine } from "../engine/engine.js";
-import { InputError } from "../engine/errors.js";
-import type { Table } from "../report/table.js";
+import { InputError } from "../errors.js";
+import type { Table } from "./table.js";
 import { stepFairness } from "../ltrf/fairness.js";
 import { runStepModel, type FlatPolicyName, type StepModelInput, type StepRecord } from "../ltrf/step-model.js";
-import { registerScenario, type Scenario } from "../sim/scenario.js";
+import type { Scenario } from "./scenario.js";
 
 export const TABLE1: StepModelInput = {
   capacity: 100,
@@ -44,7 +44,7 @@ function fairnessTable(runs: ReturnType<typeof table1Runs>): Table {
     const f = stepFairness(r.task, TABLE1.capacity, TABLE1.users.map(() => 1));
     f.t.forEach((t, j) => rows.push([r.policy, `t${t}`, f.rho[0][j], f.rho[1][j], f.psi[j], f.omega[j]]));
   }
-  return { title: "Fairness degree rho, sharing benefit Psi and sharing loss Omega (SPEC §5)", columns: ["policy", "t", "rho A", "rho B", "Psi", "Omega"], rows };
+  return { title: "Fairness degree rho, sharing benefit Psi and sharing loss Omega", columns: ["policy", "t", "rho A", "rho B", "Psi", "Omega"], rows };
 }
 
 export const ltrfTable1Scenario: Scenario = {
@@ -65,4 +65,3 @@ export const ltrfTable1Scenario: Scenario = {
   },
 };
 
-registerScenario(ltrfTable1Scenario);

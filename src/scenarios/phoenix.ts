@@ -1,58 +1,24 @@
-// Scenario `phoenix` (SPEC §7, §9): the real Yahoo (YH2_sub.tr) and Google (GOOG_subtrace.tr)
-// traces in the Hawk/Eagle format, loaded by the streaming loader, with constraints drawn from
-// the Google distribution, run on the node-level simulator at several cluster sizes (offered
-// load from ~90% down to ~40%) under Phoenix, Eagle-C, Hawk-C and Sparrow-C. Reports p50/p90/p99
-// response times of short and long jobs, constrained and unconstrained, and reordered tasks.
+// Scenario `phoenix` (docs/policies/phoenix.md): the real Yahoo (YH2_sub.tr) and Google
+// (GOOG_subtrace.tr) traces in the Hawk/Eagle format, with constraints drawn from the Google
+// distribution, run on the node-level simulator at several cluster sizes (offered load from ~90%
+// down to ~40%) under Phoenix, Eagle-C, Hawk-C and Sparrow-C. Reports p50/p90/p99 response
+// times of short and long jobs, constrained and unconstrained, and reordered tasks.
 //
-// The traces live in ../shared/traces (relative to process.cwd(), the repo root); `traceDir`
-// overrides it. Default run (~35 s of CPU): all 3,363 Yahoo jobs at 90% and 40% load; the Google
-// trace is opt-in (`googleJobs=1500`, about a minute). `yahooJobs` / `googleJobs` take a
-// prefix of the trace (0 skips it); `yahooUtil` / `googleUtil` are comma-separated loads.
-// With constraints calibrated to Fig. 6 (constraint-gen.ts: ~12% of workers fit a 2-constraint
-// job, ~5% a 6-constraint one), Eagle's succinct state sharing and sticky batch probing as
-// Eagle's simulator runs them, and the thresholds of §IV-B (Table II CRV thresholds, Qwait at
-// load 0.9; node-sim.ts), Phoenix's short p99 / Eagle-C's over seeds 1-5 on Yahoo is 0.97,
-// 0.99, 0.99, 1.01, 0.98 at 90% offered load (geometric mean 0.99) and 1.00 at 40%; at 95%
-// 0.95, at 98% 0.94, at 110% 0.97 (geometric means; one seed of five carries most of it). Over
-// seeds 1-20 (test/phoenix.shape.test.ts) it is 0.973 at 90% (lower on 12 seeds, higher on 2)
-// and 0.970 at 95%: the paper's shape, a ~3% gain. The paper's 1.9x does not reproduce against
-// an SRPT Eagle-C. `eagleSimOrder=1` adds Eagle-C in
-// the order Eagle's published simulator actually runs (newest probe first, policies.ts
-// newestProbeFirst), the baseline the paper built on: against it Phoenix's Yahoo p99 is 0.98,
-// 0.98, 0.90, 0.87, 0.89 at 90% (geometric mean 0.92) and 1.00 at 40%: the paper's shape,
-// far smaller than its 1.9x. On Google (`googleJobs=1500`, seeds 1-3) Phoenix/Eagle-C is 1.11,
-// 1.01, 0.95 at 90% and 1.00, 0.87, 0.95 at 40% (no convergence either).
-// Which utilization is "high": the `busy` column (busy fraction over the arrival span) is only
-// 0.53-0.58 at 90% offered load and at most ~0.63 at 150%, but that average hides the trace's
-// shape. The busy profile (node-sim busyWindow, 1,000 s windows, seed 1, Eagle-C) at 90%
-// offered load: 0.13 for the first 12,000 s (YH2_sub.tr opens with one job of 1,651 tasks x
-// ~15,200 s whose generated constraints admit 13% of the workers on seed 1, so it runs in
-// waves on them (2.3-100% on seeds 1-5), and no other arrival until ~75,700 s), 0.3-0.8 while
-// the dense arrivals ramp up (77-89k s), then 0.97-1.00 from 91k to 115k s (23,000 s
-// saturated, past the last arrival at 104.7k s), then the drain; on seeds 2-3 the dense part
-// (85-105k s) swings between 0.75 and 1.00 in bursts of 2,000-6,000 s. At 40% the cluster is
-// >= 95% busy for ~1,000 s only (the burst at ~99k s).
-// So at 90% offered load the cluster IS in the high-utilization regime while most short jobs
-// arrive: `busy@short`, the busy fraction of the window a short job arrives in averaged over
-// short jobs, is 0.79, 0.82, 0.83, 0.67, 0.81 (seeds 1-5) at 90% and 0.41-0.50 at 40%; the
-// paper's "85% average utilization" (§VI-A) is met or exceeded at 130% offered load (busy@short
-// 0.84-0.92, saturated 38,000 s on seed 1), where Phoenix/Eagle-C short p99 is 0.999, 0.976,
-// 1.000, 0.959, 0.975 (seeds 1-5, geometric mean 0.98) and long jobs are unchanged (1.000): more
-// load does not bring the paper's gap. Why: the p99 tail (31 of ~3,025 short jobs) is 45-81%
-// constrained jobs with at most 2 eligible workers in the short-only partition (4-5% of all
-// short jobs); with the long partition saturated, Eagle's SSS keeps their probes off workers
-// holding long work, so their tasks run one after another on those 0-2 workers (for 7-19 of the
-// 31 the job's own work / its eligible short-only workers is at least half its response time,
-// seeds 1-5 at 90%): a throughput bound that no queue order, SRPT or CRV, shortens.
+// The traces are not in the repo: the folder holding `eagle-format/` is the `traceDir` param, or
+// the FAIRSCHED_TRACES environment variable when the param is not given (see README, Traces);
+// without either the run fails with one line naming the file it needs. Default run: all 3,363
+// Yahoo jobs at 90% and 40% load; the Google trace is opt-in (`googleJobs=1500`). `yahooJobs` /
+// `googleJobs` take a prefix of the trace (0 skips it); `yahooUtil` / `googleUtil` are
+// comma-separated loads. Measurements (seed by seed, busy profiles, why the paper's 1.9x does
+// not reproduce): docs/notes/layering.md, "phoenix scenario".
 // Scenarios run synchronously, so the file is read whole and parsed by the loader's pure
-// parser (parseEagleTrace); loadEagleTrace streams it.
-import { readFileSync } from "node:fs";
-import { resolve, join } from "node:path";
-import type { ScenarioOptions, ScenarioReport } from "../sim/scenario.js";
-import { registerScenario } from "../sim/scenario.js";
-import type { Table } from "../report/table.js";
-import { Rng } from "../sim/random.js";
-import { InputError } from "../engine/errors.js";
+// parser (parseEagleTrace); loadEagleTrace streams it. Node's fs and path are reached only when
+// a trace is read (no static `node:` import: the package entry lists this scenario and must load
+// in browsers).
+import type { Scenario, ScenarioOptions, ScenarioReport } from "./scenario.js";
+import type { Table } from "./table.js";
+import { Rng } from "../des/random.js";
+import { InputError } from "../errors.js";
 import { EAGLE_CUTOFFS, parseEagleTrace } from "../phoenix/eagle-trace.js";
 import { attachConstraints, offeredLoad, workersForUtilization } from "../phoenix/workload.js";
 import { simulateNodes } from "../phoenix/node-sim.js";
@@ -60,6 +26,17 @@ import { GROUPS, busyAtArrivals, groupStats, saturatedSpan } from "../phoenix/me
 import { getNodePolicy, nodePolicyNames, type NodePolicy } from "../phoenix/policies.js";
 
 const DEFAULT_POLICIES = ["phoenix", "eagle-c", "hawk-c", "sparrow-c"];
+/** Where the traces are when the `traceDir` param is not given. */
+const TRACES_ENV = "FAIRSCHED_TRACES";
+
+type NodeProcess = { env?: Record<string, string | undefined>; getBuiltinModule?: (id: string) => unknown };
+const host = (): NodeProcess | undefined => (globalThis as { process?: NodeProcess }).process;
+
+function nodeModule<T>(id: string): T {
+  const m = host()?.getBuiltinModule?.(id);
+  if (!m) throw new InputError("params.traceDir", `reading a trace needs Node's ${id} (Node >= 20.16)`);
+  return m as T;
+}
 /** Width of the busy-profile windows (s) behind the busy@short and saturated columns. */
 const BUSY_WINDOW = 1000;
 /** Busy fraction from which a window counts as saturated. */
@@ -105,7 +82,8 @@ function run(opts: ScenarioOptions): ScenarioReport {
   for (const [i, p] of policies.entries()) {
     if (!nodePolicyNames().includes(p)) throw new InputError(`policies[${i}]`, `unknown node policy '${p}'; known: ${nodePolicyNames().join(", ")}`);
   }
-  const traceDir = resolve(process.cwd(), String(params.traceDir ?? "../shared/traces"));
+  const given = params.traceDir ?? host()?.env?.[TRACES_ENV];
+  const traceDir = given === undefined || given === "" ? null : nodeModule<typeof import("node:path")>("node:path").resolve(String(given));
   const resolved: Record<string, unknown> = { traceDir, probeRatio: 2, minProbes: 0, networkDelay: 0.0005, heartbeat: 9, slackThreshold: 5, crvThreshold: 1, tableIIThresholds: 1, qwaitThreshold: 90, qwaitLoad: 0.9 };
   const simParams = {
     probeRatio: numParam(params, "probeRatio", 2), minProbes: numParam(params, "minProbes", 0), networkDelay: numParam(params, "networkDelay", 0.0005),
@@ -130,12 +108,16 @@ function run(opts: ScenarioOptions): ScenarioReport {
     const maxJobs = numParam(params, tr.jobsParam, tr.defaultJobs);
     resolved[tr.jobsParam] = maxJobs;
     if (maxJobs <= 0) continue;
-    const path = join(traceDir, tr.file);
+    if (traceDir === null) {
+      throw new InputError("params.traceDir", `the phoenix scenario replays ${tr.file}: pass --param traceDir=DIR (the folder holding eagle-format/) or set ${TRACES_ENV}=DIR (see README, Traces)`);
+    }
+    const path = nodeModule<typeof import("node:path")>("node:path").join(traceDir, tr.file);
     let text: string;
     try {
-      text = readFileSync(path, "utf8");
+      text = nodeModule<typeof import("node:fs")>("node:fs").readFileSync(path, "utf8");
     } catch (e) {
-      throw new InputError("params.traceDir", `cannot read ${path}: ${(e as Error).message}`);
+      const why = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+      throw new InputError("params.traceDir", `cannot read ${path} (${why}): the phoenix scenario needs ${tr.file} under traceDir (see README, Traces)`);
     }
     const loaded = parseEagleTrace(text, path, { maxJobs });
     const jobs = attachConstraints(loaded.jobs, new Rng(opts.seed ^ 0x5eed));
@@ -198,9 +180,9 @@ function run(opts: ScenarioOptions): ScenarioReport {
   return { scenario: "phoenix", seed: opts.seed, params: resolved, policies, tables, metrics };
 }
 
-registerScenario({
+export const phoenixScenario: Scenario = {
   name: "phoenix",
   description: "Phoenix CRV reordering vs Eagle-C, Hawk-C, Sparrow-C on the Yahoo and Google traces with Google-style constraints (node-level mode)",
   defaultPolicies: DEFAULT_POLICIES,
   run,
-});
+};

@@ -1,10 +1,14 @@
-// A name -> item registry (policies, scenarios, allocators): registering a name twice is a
-// programming error; looking up an unknown name is the caller's to report.
-import { InputError, describeValue } from "../engine/errors.js";
+// A name -> item map (policies, scenarios, allocators). The built-in items are passed to the
+// constructor (an explicit list, no registration by import side effect); `register` adds a
+// user's own (plugins). Registering a name twice is a programming error; looking up an unknown
+// name is the caller's to report.
+import { InputError, describeValue } from "../errors.js";
 
 export class NamedRegistry<T extends { readonly name: string }> {
   private readonly items = new Map<string, T>();
-  constructor(private readonly kind: string) {}
+  constructor(private readonly kind: string, builtins: Iterable<T> = []) {
+    for (const item of builtins) this.register(item);
+  }
 
   register(item: T): void {
     if (item === null || typeof item !== "object" || typeof item.name !== "string" || item.name === "") {

@@ -1,7 +1,7 @@
 // Mutable run-time state of queues, jobs, stages and tasks. The simulator owns it; the
 // policy sees it through the read-only ClusterState / QueueState views.
-import type { JobOutcome, JobSpec, QueueSpec, StageSpec } from "./model.js";
-import type { ClusterState, QueueState } from "./policy.js";
+import type { JobOutcome, JobSpec, QueueSpec, StageSpec } from "../policy/model.js";
+import type { ClusterState, QueueState } from "../policy/policy.js";
 
 export interface StageRt {
   spec: StageSpec;

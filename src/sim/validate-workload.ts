@@ -1,6 +1,6 @@
 // A workload is input: every malformed field is an InputError naming where it is.
-import { InputError, describeValue } from "../engine/errors.js";
-import type { Workload } from "./model.js";
+import { InputError, describeValue } from "../errors.js";
+import type { Workload } from "../policy/model.js";
 
 function finiteNonNeg(x: unknown): x is number {
   return typeof x === "number" && Number.isFinite(x) && x >= 0;

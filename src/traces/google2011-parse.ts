@@ -57,7 +57,15 @@ const DECIMAL = /^(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
 function parseTime(s: string): number | LineProblem {
   if (s === AFTER_TRACE) return Infinity;
   if (!DIGITS.test(s)) return new LineProblem("timestamp", `timestamp must be a non-negative integer of µs (got ${show(s)})`);
+  // past 2^53 neighbouring integers share one double: two events would silently swap or merge
+  if (!exact(s)) return new LineProblem("timestamp", `timestamp ${show(s)} is past 2^53 µs (~285 years) and cannot be held exactly; only the end-of-trace marker ${AFTER_TRACE} may be that large`);
   return Number(s);
+}
+
+/** Is the digit string s at most 2^53, so Number(s) is exactly s? */
+function exact(s: string): boolean {
+  const t = s.replace(/^0+(?=\d)/, "");
+  return t.length < 16 || (t.length === 16 && t <= "9007199254740992");
 }
 
 function parseId(s: string, field: string): string | LineProblem {
@@ -113,6 +121,7 @@ export function parseTaskEvent(line: string): TaskEvent | LineProblem {
   if (jobId instanceof LineProblem) return jobId;
   const taskIndex = parseId(f[3], "task_index");
   if (taskIndex instanceof LineProblem) return taskIndex;
+  if (!exact(taskIndex)) return new LineProblem("task_index", `task_index ${show(taskIndex)} is past 2^53 and cannot be held exactly (two tasks would become one)`);
   if (f[4] !== "" && !DIGITS.test(f[4])) return new LineProblem("machine_id", `machine_id must be an integer or empty (got ${show(f[4])})`);
   const type = parseEventType(f[5]);
   if (type instanceof LineProblem) return type;

@@ -34,11 +34,13 @@
 //   ("class-0".."class-3"), all kind TQ with weight 1, in order of first arrival.
 // - job_events (optional) also give each job's logical name, returned as `jobNames`.
 import { basename } from "node:path";
-import { InputError } from "../engine/errors.js";
-import type { JobSpec, QueueSpec, StageSpec, Workload } from "../sim/model.js";
+import { InputError } from "../errors.js";
+import type { JobSpec, QueueSpec, StageSpec, Workload } from "../policy/model.js";
 import { GoogleEvent, parseJobEvent, parseTaskEvent, type TaskEvent } from "./google2011-parse.js";
 import { IssueLog, LineProblem, checkOption, type LoadResult } from "./issues.js";
 import { forEachLine } from "./lines.js";
+import { NameEscaper } from "./names.js";
+import { sanitizeForTerminal } from "../util/terminal.js";
 
 export interface GoogleLoadOptions {
   /** Path of a task_events part file (.csv or .csv.gz). */
@@ -53,6 +55,8 @@ export interface GoogleLoadOptions {
   censored?: "clip" | "drop";
   /** Skip malformed lines and count them instead of throwing. Default false. */
   lenient?: boolean;
+  /** Longest line in bytes (default 1 MiB): a longer one is an InputError naming file:line. */
+  maxLineBytes?: number;
 }
 
 export interface GoogleLoadResult extends LoadResult {
@@ -176,11 +180,13 @@ export class GoogleTraceBuilder {
     }
     // Class queues read best in class order; user queues stay in order of first arrival.
     if (opts.queueBy === "class") queues.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const jobNames: Record<string, string> = {};
+    // own properties whatever the id (fromEntries defines "__proto__" as a key, not the prototype)
+    const named: Array<[string, string]> = [];
     for (const j of jobs) {
       const n = this.jobs.get(j.id)?.logicalName;
-      if (n) jobNames[j.id] = n;
+      if (n) named.push([j.id, n]);
     }
+    const jobNames: Record<string, string> = Object.fromEntries(named);
     const M = opts.machines;
     return {
       workload: {
@@ -270,35 +276,46 @@ export async function loadGoogle2011(opts: GoogleLoadOptions): Promise<GoogleLoa
   if (censored !== "clip" && censored !== "drop") throw new InputError("options.censored", `must be 'clip' or 'drop' (got ${String(censored)})`);
   const log = new IssueLog(opts.lenient === true);
   const b = new GoogleTraceBuilder();
+  const read = { maxLineBytes: opts.maxLineBytes };
+  // users become queue names, logical names job names: stored escaped (src/traces/names.ts)
+  const users = new NameEscaper(), logical = new NameEscaper();
   let lines = 0;
   if (opts.jobEvents !== undefined) {
     const file = opts.jobEvents;
     lines += await forEachLine(file, (line, no) => {
       const e = parseJobEvent(line);
-      if (e instanceof LineProblem) log.bad(file, no, e);
-      else b.addJobEvent(e);
-    });
+      if (e instanceof LineProblem) return log.bad(file, no, e);
+      const user = users.name(e.user, "user");
+      if (user instanceof LineProblem) return log.bad(file, no, user);
+      const logicalName = logical.name(e.logicalName, "logical_job_name");
+      if (logicalName instanceof LineProblem) return log.bad(file, no, logicalName);
+      b.addJobEvent({ ...e, user, logicalName });
+    }, read);
   }
   const file = opts.taskEvents;
   lines += await forEachLine(file, (line, no) => {
     const e = parseTaskEvent(line);
-    if (e instanceof LineProblem) log.bad(file, no, e);
+    if (e instanceof LineProblem) return log.bad(file, no, e);
     // a request is a task's demand as written and the capacity is M on every resource: one
     // above M could never run, and simulate() would refuse the workload without the line
-    else if (!((e.cpu ?? 0) <= machines && (e.memory ?? 0) <= machines && (e.disk ?? 0) <= machines)) {
-      log.bad(file, no, new LineProblem("request", `a request above the cluster's ${machines} machines of size 1 could never run (cpu ${e.cpu}, memory ${e.memory}, disk ${e.disk})`));
-    } else b.addTaskEvent(e);
-  });
+    if (!((e.cpu ?? 0) <= machines && (e.memory ?? 0) <= machines && (e.disk ?? 0) <= machines)) {
+      return log.bad(file, no, new LineProblem("request", `a request above the cluster's ${machines} machines of size 1 could never run (cpu ${e.cpu}, memory ${e.memory}, disk ${e.disk})`));
+    }
+    const user = users.name(e.user, "user");
+    if (user instanceof LineProblem) return log.bad(file, no, user);
+    b.addTaskEvent({ ...e, user });
+  }, read);
+  log.adjust("names_escaped", users.escaped + logical.escaped);
   const { workload, jobNames } = b.build(
     {
-      name: `google2011:${basename(file)}`,
+      name: `google2011:${sanitizeForTerminal(basename(file))}`,
       machines,
       queueBy,
       censored,
-      params: { trace: "google2011", taskEvents: basename(file), ...(opts.jobEvents ? { jobEvents: basename(opts.jobEvents) } : {}) },
+      params: { trace: "google2011", taskEvents: sanitizeForTerminal(basename(file)), ...(opts.jobEvents ? { jobEvents: sanitizeForTerminal(basename(opts.jobEvents)) } : {}) },
     },
     log,
   );
-  if (workload.jobs.length === 0) throw new InputError(file, "no task with a run inside the slice: nothing to simulate");
+  if (workload.jobs.length === 0) throw new InputError(sanitizeForTerminal(file), "no task with a run inside the slice: nothing to simulate");
   return { workload, summary: log.summary(lines, workload), jobNames };
 }

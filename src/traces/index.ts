@@ -2,7 +2,7 @@
 // (`--trace FILE --format F --lenient`), plus each loader for programmatic use.
 import { existsSync } from "node:fs";
 import { basename } from "node:path";
-import { InputError } from "../engine/errors.js";
+import { InputError } from "../errors.js";
 import { loadGoogle2011, type GoogleLoadOptions } from "./google2011.js";
 import type { LoadResult } from "./issues.js";
 import { loadSwim, type SwimLoadOptions } from "./swim.js";
@@ -46,7 +46,8 @@ export function guessFormat(file: string): TraceFormat | null {
  * params.jobEvents names another file or is "none".
  */
 export async function loadTrace(file: string, opts: LoadTraceOptions = {}): Promise<LoadResult> {
-  const given = opts.format === undefined ? undefined : FORMAT_ALIASES[opts.format] ?? opts.format;
+  // own keys only: a format named "constructor" must not read Object.prototype.constructor
+  const given = opts.format === undefined ? undefined : (Object.hasOwn(FORMAT_ALIASES, opts.format) ? FORMAT_ALIASES[opts.format] : opts.format);
   const format = given ?? guessFormat(file);
   if (format === null) {
     throw new InputError("--format", `cannot tell the format of ${basename(file)} from its name; pass one of ${TRACE_FORMATS.join(", ")}`);
@@ -59,13 +60,14 @@ export async function loadTrace(file: string, opts: LoadTraceOptions = {}): Prom
       const jobEvents = p.jobEvents === "none" ? undefined : p.jobEvents !== undefined ? String(p.jobEvents) : sibling !== file && existsSync(sibling) ? sibling : undefined;
       const o: GoogleLoadOptions = { taskEvents: file, jobEvents, lenient };
       if (p.machines !== undefined) o.machines = num(p, "machines");
+      if (p.maxLineBytes !== undefined) o.maxLineBytes = num(p, "maxLineBytes");
       if (p.queueBy !== undefined) o.queueBy = String(p.queueBy) as GoogleLoadOptions["queueBy"];
       if (p.censored !== undefined) o.censored = String(p.censored) as GoogleLoadOptions["censored"];
       return loadGoogle2011(o);
     }
     case "swim": {
       const o: SwimLoadOptions = { file, lenient };
-      for (const k of ["blockBytes", "reduceBytes", "throughput", "taskOverhead", "machines"] as const) {
+      for (const k of ["blockBytes", "reduceBytes", "throughput", "taskOverhead", "machines", "maxLineBytes"] as const) {
         if (p[k] !== undefined) o[k] = num(p, k);
       }
       if (p.queueBy !== undefined) o.queueBy = String(p.queueBy) as SwimLoadOptions["queueBy"];

@@ -1,6 +1,7 @@
 // What every loader returns besides the workload, and the strict/lenient handling of bad lines.
-import { InputError } from "../engine/errors.js";
-import type { Workload } from "../sim/model.js";
+import { InputError } from "../errors.js";
+import type { Workload } from "../policy/model.js";
+import { sanitizeForTerminal } from "../util/terminal.js";
 
 export interface LoadSummary {
   /** Lines read (all files of the trace, blank lines included). */
@@ -50,10 +51,13 @@ export class IssueLog {
   constructor(private readonly lenient: boolean) {}
 
   bad(file: string, lineNo: number, p: LineProblem): void {
-    if (!this.lenient) throw new InputError(`${file}:${lineNo}`, p.message);
+    // file names and quoted values come from the user's files: printed escaped
+    const where = `${sanitizeForTerminal(file)}:${lineNo}`;
+    const message = sanitizeForTerminal(p.message);
+    if (!this.lenient) throw new InputError(where, message);
     this.skipped++;
     this.byReason[p.reason] = (this.byReason[p.reason] ?? 0) + 1;
-    if (this.examples.length < KEEP_EXAMPLES) this.examples.push(`${file}:${lineNo}: ${p.message}`);
+    if (this.examples.length < KEEP_EXAMPLES) this.examples.push(`${where}: ${message}`);
   }
 
   exclude(reason: string, n = 1): void {

@@ -21,10 +21,12 @@
 //   tasks), "medium" (<= 500), "large" (option queueBy: 'size'); all TQ.
 // - Job ids must be unique (a duplicate is a bad line: replaying it would double-count work).
 import { basename } from "node:path";
-import { InputError } from "../engine/errors.js";
-import type { JobSpec, QueueSpec, Workload } from "../sim/model.js";
+import { InputError } from "../errors.js";
+import { sanitizeForTerminal } from "../util/terminal.js";
+import type { JobSpec, QueueSpec, Workload } from "../policy/model.js";
 import { IssueLog, LineProblem, checkOption, type LoadResult } from "./issues.js";
 import { forEachLine } from "./lines.js";
+import { NameEscaper } from "./names.js";
 
 export interface SwimRecord {
   id: string;
@@ -52,6 +54,8 @@ export interface SwimLoadOptions extends Partial<SwimModel> {
   /** Path of the TSV (optionally .gz). */
   file: string;
   lenient?: boolean;
+  /** Longest line in bytes (default 1 MiB): a longer one is an InputError naming file:line. */
+  maxLineBytes?: number;
 }
 
 const MiB = 1024 * 1024;
@@ -137,10 +141,14 @@ export async function loadSwim(opts: SwimLoadOptions): Promise<LoadResult> {
   const file = opts.file;
   const jobs: JobSpec[] = [];
   const ids = new Map<string, number>();
+  const names = new NameEscaper();
   let totalTasks = 0;
   const lines = await forEachLine(file, (line, no) => {
     const r = parseSwimLine(line);
     if (r instanceof LineProblem) return log.bad(file, no, r);
+    const id = names.name(r.id, "job_id");
+    if (id instanceof LineProblem) return log.bad(file, no, id);
+    r.id = id;
     const prev = ids.get(r.id);
     if (prev !== undefined) return log.bad(file, no, new LineProblem("duplicate_id", `job_id ${JSON.stringify(r.id)} already used on line ${prev}`));
     const job = swimJob(r, m);
@@ -153,8 +161,9 @@ export async function loadSwim(opts: SwimLoadOptions): Promise<LoadResult> {
     totalTasks += tasks;
     ids.set(r.id, no);
     jobs.push(job);
-  });
-  if (jobs.length === 0) throw new InputError(file, "no jobs: the file is empty or every line was skipped");
+  }, { maxLineBytes: opts.maxLineBytes });
+  log.adjust("names_escaped", names.escaped);
+  if (jobs.length === 0) throw new InputError(sanitizeForTerminal(file), "no jobs: the file is empty or every line was skipped");
   // Stable sort: equal submit times keep file order.
   jobs.sort((a, b) => a.arrival - b.arrival);
   const queues: QueueSpec[] = [];
@@ -162,12 +171,12 @@ export async function loadSwim(opts: SwimLoadOptions): Promise<LoadResult> {
     if (jobs.some((j) => j.queue === name)) queues.push({ name, kind: "TQ", weight: 1 });
   }
   const workload: Workload = {
-    name: `swim:${basename(file)}`,
+    name: `swim:${sanitizeForTerminal(basename(file))}`,
     resources: ["cpu", "memory_gb"],
     capacity: m.machineSize.map((s) => s * m.machines),
     queues,
     jobs,
-    params: { trace: "swim", file: basename(file), ...m },
+    params: { trace: "swim", file: sanitizeForTerminal(basename(file)), ...m },
     seed: 0,
   };
   return { workload, summary: log.summary(lines, workload) };

@@ -1,4 +1,4 @@
-// The BoPF evaluation setup (papers/bopf-full.txt §5.1), as a seeded generator.
+// The BoPF evaluation setup (the BoPF paper §5.1), as a seeded generator.
 //
 // - 6 resources (CPU, memory, disk in/out, network in/out), each of capacity 100 units.
 // - LQs: periodic bursts. Each burst is one job of 2 stages (like the BB LQ jobs) whose
@@ -22,9 +22,9 @@
 // Worked example: onPeriod 27, lqScale 1, lqTasks 50 -> stage 1: 50 tasks of 2 units on
 // its dominant resource (= 100, the capacity) for 15 s, stage 2: 50 tasks for 12 s;
 // volume on the dominant resource 100*15 + 100*12 = 2700 unit·s, window 27 s, rate 100.
-import type { BurstSpec, JobSpec, QueueSpec, Workload } from "../sim/model.js";
-import { Rng } from "../sim/random.js";
-import { InputError, describeValue } from "../engine/errors.js";
+import type { BurstSpec, JobSpec, QueueSpec, Workload } from "../policy/model.js";
+import { Rng } from "../des/random.js";
+import { InputError, describeValue } from "../errors.js";
 
 export interface BopfWorkloadParams {
   lqs: number;

@@ -1,9 +1,10 @@
 // Shared by the DRF extreme-magnitude tests (drf.offsets-extreme, drf.levels-extreme): both
-// backends run bit for bit, the SPEC §2.1 axioms in shares, a generator of extreme but valid
+// backends run bit for bit, the docs/policies/drf.md#properties axioms in shares, a generator of extreme but valid
 // instances, and an exact reference (progressive filling in BigInt rationals, exactDrf).
 import fc from "fast-check";
 import { expect } from "vitest";
 import { loadEngineSync } from "../../src/index.js";
+import { drfArgs } from "../../src/kernels/drf/contract.js";
 
 const wasm = loadEngineSync({ backend: "wasm" }).kernels;
 const js = loadEngineSync({ backend: "js" }).kernels;
@@ -12,10 +13,11 @@ export interface X { n: number; k: number; capacity: number[]; demands: number[]
 export interface Out { code: number; index: number; lambda: Float64Array; allocation: Float64Array }
 
 export function run(kernels: typeof wasm, x: X, useOffsets = true): Out {
-  const s = kernels.stageDrf(x.n, x.k);
+  const block = kernels.stage("drf", x.n, x.k);
+  const s = block.views();
   s.capacity.set(x.capacity); s.demands.set(x.demands); s.weights.set(x.weights); s.offsets.set(x.offsets);
-  const st = kernels.runDrf(x.n, x.k, true, useOffsets);
-  return { code: st.code, index: st.index, lambda: Float64Array.from(s.lambda), allocation: Float64Array.from(s.allocation) };
+  const code = block.run(drfArgs(true, useOffsets));
+  return { code, index: code === 0 ? -1 : block.errorIndex(), lambda: Float64Array.from(s.lambda), allocation: Float64Array.from(s.allocation) };
 }
 
 export const bits = (a: Float64Array) => Array.from(new BigUint64Array(a.buffer, a.byteOffset, a.length), (b) => b.toString(16));
@@ -38,7 +40,7 @@ export const share = (x: X, i: number, r: number) => x.demands[i * x.k + r] / x.
 /** A positive demand whose share underflows to 0 is treated as no demand by both paths (see the report); kept out. */
 export const shareUnderflows = (x: X) => x.demands.some((d, j) => d > 0 && d / x.capacity[j % x.k] === 0);
 
-/** SPEC §2.1 with offsets, in shares of each resource (allocations in subnormal units round). */
+/** docs/policies/drf.md#properties with offsets, in shares of each resource (allocations in subnormal units round). */
 export function checkAxioms(x: X, o: Out): void {
   const { n, k } = x;
   const used = new Array<number>(k).fill(0);

@@ -1,4 +1,4 @@
-// Independent reference math for DRF tests: utilities, water-filling, random instances.
+// Random DRF instances for the engine tests (the reference math lives in the test kit).
 import fc from "fast-check";
 
 export interface Instance {
@@ -7,39 +7,8 @@ export interface Instance {
   weights?: number[];
 }
 
-/** Leontief utility of allocation x for a queue whose true demand is d (SPEC §1). */
-export function utility(d: ArrayLike<number>, x: ArrayLike<number>): number {
-  let u = Infinity;
-  for (let k = 0; k < d.length; k++) if (d[k] > 0) u = Math.min(u, x[k] / d[k]);
-  return u === Infinity ? 0 : Math.min(1, u);
-}
-
-export function row(a: Float64Array, i: number, k: number): Float64Array {
-  return a.subarray(i * k, i * k + k);
-}
-
-export function dominantShare(x: ArrayLike<number>, cap: ArrayLike<number>): number {
-  let s = 0;
-  for (let k = 0; k < cap.length; k++) s = Math.max(s, x[k] / cap[k]);
-  return s;
-}
-
-/** Weighted max-min (water-filling) of one resource, by the textbook sort-and-fill. */
-export function waterFill(cap: number, demands: number[], weights: number[]): number[] {
-  const n = demands.length;
-  const order = [...Array(n).keys()].filter((i) => demands[i] > 0).sort((a, b) => demands[a] / weights[a] - demands[b] / weights[b]);
-  const out = new Array<number>(n).fill(0);
-  let left = cap;
-  let wLeft = order.reduce((s, i) => s + weights[i], 0);
-  for (const i of order) {
-    const fair = (left * weights[i]) / wLeft;
-    const give = Math.min(demands[i], fair);
-    out[i] = give;
-    left -= give;
-    wLeft -= weights[i];
-  }
-  return out;
-}
+// The Leontief reference math has one home, the public test kit (src/testkit/model.ts).
+export { dominantShare, utility, waterFill } from "../../src/testkit/model.js";
 
 const pos = fc.double({ min: 0.1, max: 100, noNaN: true, noDefaultInfinity: true });
 const dem = fc.oneof(

@@ -6,7 +6,7 @@ export const backends: ReadonlyArray<readonly [string, () => Engine]> = [
   ["js", () => loadEngineSync({ backend: "js" })],
 ];
 
-/** 1e-9 relative tolerance (SPEC §1), with an absolute floor for values near zero. */
+/** 1e-9 relative tolerance (docs/policies/model.md), with an absolute floor for values near zero. */
 export function close(a: number, b: number, rel = 1e-9): boolean {
   return Math.abs(a - b) <= rel * Math.max(1, Math.abs(a), Math.abs(b));
 }

@@ -1,4 +1,4 @@
-// Hostile inputs for the adversarial audit (test/fuzz.*.test.ts): numbers at the edges of
+// Hostile inputs for the adversarial audit (test/**/fuzz.test.ts): numbers at the edges of
 // f64 (NaN, infinities, -0, subnormals, 2^-1074 .. 2^1023, huge integers past 2^53), values
 // that are not numbers at all (strings, null, undefined, objects, BigInt, symbols), and
 // containers that lie (wrong lengths, sparse arrays, typed arrays of the wrong type,

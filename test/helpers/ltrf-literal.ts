@@ -1,4 +1,4 @@
-// LTRF Algorithm 1 done literally (SPEC §5): one task at a time, a scan of all queues for the
+// LTRF Algorithm 1 done literally (docs/policies/ltrf.md): one task at a time, a scan of all queues for the
 // smallest U/w (ties: lowest index). O(N) per task — the obviously-correct reference the
 // kernels (binary heap once, bucket queue now) are compared against bit for bit.
 

@@ -1,6 +1,6 @@
 // Small random workloads for simulator properties.
 import fc from "fast-check";
-import type { Workload } from "../../src/sim/model.js";
+import type { Workload } from "../../src/policy/model.js";
 
 export function workloadArb(): fc.Arbitrary<Workload> {
   return fc.integer({ min: 1, max: 3 }).chain((k) =>

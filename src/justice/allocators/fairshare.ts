@@ -1,4 +1,4 @@
-// Fair-share baselines of papers/justice.txt §3 (the Mesos/YARN default allocator).
+// Fair-share baselines of the Justice paper §3 (the Mesos/YARN default allocator).
 //
 // Fair share, precisely: at every scheduling point (every arrival, task completion, job
 // completion or kill), the capacity C is water-filled over the admitted, unfinished jobs: each
@@ -14,7 +14,7 @@
 // running at its deadline (dropped, reason "killed-past-deadline").
 import type { Allocator, AllocatorContext, AllocatorFactory, JobView } from "../allocator.js";
 import { readParams } from "./params.js";
-import { InputError, describeValue } from "../../engine/errors.js";
+import { InputError, describeValue } from "../../errors.js";
 
 /**
  * Integer water-filling of `capacity` over `caps`; the remainder of an uneven division goes to

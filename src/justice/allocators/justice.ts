@@ -1,4 +1,4 @@
-// Justice (papers/justice.txt Algorithm 4, SPEC §6): admission control with a learned fraction.
+// Justice (the Justice paper Algorithm 4, docs/policies/justice.md): admission control with a learned fraction.
 //
 // At every scheduling point (job submission or completion, and after a kill, which frees CPUs):
 //   for each queued job j (time in queue q = now - arrival, TTD = deadline - q):
@@ -19,7 +19,7 @@
 // becomes 0.5 * 50/25 = 1.0 (10 CPUs); after 26 s it would need 0.5 * 50/24 > 1: dropped.
 import type { Allocator, AllocatorContext, AllocatorFactory, JobView } from "../allocator.js";
 import { JusticeEstimator } from "../estimator.js";
-import { MinHeap } from "../heap.js";
+import { Heap } from "../../des/heap.js";
 import type { ErrorWeighting } from "../smoothing.js";
 import { checkInt } from "../validate.js";
 import { readParams } from "./params.js";
@@ -59,7 +59,7 @@ export const justiceAllocator: AllocatorFactory = {
       mode: "fixed",
       estimator,
       schedule(ctx: AllocatorContext) {
-        const heap = new MinHeap<Offer>((a, b) => a.priority !== b.priority ? a.priority < b.priority : a.job.index < b.job.index);
+        const heap = new Heap<Offer>((a, b) => a.priority !== b.priority ? a.priority < b.priority : a.job.index < b.job.index);
         for (const j of ctx.queued) {
           const q = ctx.now - j.spec.arrival;
           const est = estimator.estimateCpus({ requestedTasks: j.spec.requestedTasks, deadline: j.spec.deadline, timeInQueue: q });

@@ -1,4 +1,4 @@
-// Oracle (papers/justice.txt §3, SPEC §6): knows each job's computation time, so it knows the
+// Oracle (the Justice paper §3, docs/policies/justice.md): knows each job's computation time, so it knows the
 // exact minimum CPUs that finish the job by its deadline if started now (model.ts
 // minCpusWithin: ceil(tasks / floor(TTD / d)) with waves, ceil(compTime / TTD) fluid). Same priority (reqCpus / TTD, smaller first),
 // same all-or-nothing offers and queueing as Justice; a queued job whose remaining time cannot
@@ -6,7 +6,7 @@
 // Example: 10 tasks of 20 s, deadline 45 s: 2 waves fit, 5 CPUs; after waiting 10 s (35 s
 // left) 1 wave fits: 10 CPUs; after 26 s (19 s left): infeasible, dropped.
 import type { Allocator, AllocatorContext, AllocatorFactory } from "../allocator.js";
-import { MinHeap } from "../heap.js";
+import { Heap } from "../../des/heap.js";
 import type { JobView } from "../allocator.js";
 import { minCpusWithin, optimalRuntime, taskDuration } from "../model.js";
 import { readParams } from "./params.js";
@@ -28,7 +28,7 @@ export const oracleAllocator: AllocatorFactory = {
       name: "oracle",
       mode: "fixed",
       schedule(ctx: AllocatorContext) {
-        const heap = new MinHeap<Offer>((a, b) => a.priority !== b.priority ? a.priority < b.priority : a.job.index < b.job.index);
+        const heap = new Heap<Offer>((a, b) => a.priority !== b.priority ? a.priority < b.priority : a.job.index < b.job.index);
         for (const j of ctx.queued) {
           const ttd = j.deadlineAt - ctx.now;
           const q = ctx.now - j.spec.arrival;

@@ -1,5 +1,5 @@
 // Shared parameter handling for allocator factories: unknown names are misuse.
-import { InputError } from "../../engine/errors.js";
+import { InputError } from "../../errors.js";
 
 export function readParams(allocator: string, params: Record<string, unknown> | undefined, allowed: readonly string[]): Record<string, unknown> {
   if (params === undefined) return {};

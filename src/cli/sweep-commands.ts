@@ -1,0 +1,84 @@
+// The `sweep` and `merge` commands, attached to the CLI's commander program by program.ts. Their
+// actions are async: the program must be run with parseAsync.
+import { Command, InvalidArgumentError } from "commander";
+import { formatSweep } from "../report/sweep-text.js";
+import { mergeSweepFiles, mergeSweepLines, parseShard, runSweep, type ParamValue } from "../sweep/index.js";
+import { cellProgress } from "./progress.js";
+
+/** `name=v1,v2,...` (numbers where numeric), accumulated over repeated --grid options. */
+export function gridArg(v: string, acc: Record<string, ParamValue[]>): Record<string, ParamValue[]> {
+  const eq = v.indexOf("=");
+  if (eq <= 0 || eq === v.length - 1) throw new InvalidArgumentError(`expected name=v1,v2,..., got '${v}'`);
+  const key = v.slice(0, eq);
+  if (acc[key]) throw new InvalidArgumentError(`--grid ${key} given twice`);
+  // A copy: commander passes the shared default object on the first call.
+  return { ...acc, [key]: v.slice(eq + 1).split(",").map((x) => x.trim()).filter((x) => x !== "").map((x) => (Number.isFinite(Number(x)) ? Number(x) : x)) };
+}
+
+/** `1,2,5` or a range `1..10` (inclusive). */
+export function seedsArg(v: string): number[] {
+  const range = /^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*$/.exec(v);
+  if (range) {
+    const [a, b] = [Number(range[1]), Number(range[2])];
+    if (b < a || b - a >= 100_000) throw new InvalidArgumentError(`--seeds range ${v} is empty or too long`);
+    return Array.from({ length: b - a + 1 }, (_, i) => a + i);
+  }
+  const seeds = v.split(",").map((x) => x.trim());
+  if (!seeds.every((x) => /^-?\d+$/.test(x))) throw new InvalidArgumentError(`--seeds must be integers like 1,2,3 or a range 1..10, got '${v}'`);
+  return seeds.map(Number);
+}
+
+interface SweepCliOptions {
+  scenario: string;
+  policies?: string;
+  seeds: number[];
+  grid: Record<string, ParamValue[]>;
+  shard?: string;
+  workers?: number;
+  out?: string;
+  backend?: "wasm" | "js";
+}
+
+export function addSweepCommands(program: Command, defaultPolicies: (scenario: string) => string[]): void {
+  program
+    .command("sweep")
+    .description("run a grid (policies x --grid params x seeds) in worker threads, print its tables, write JSON lines")
+    .option("--scenario <name>", "scenario name (see `fairsched list`)", "default")
+    .option("--policies <list>", "comma-separated policy names (default: the scenario's own)")
+    .option("--seeds <list>", "seeds: 1,2,3 or 1..10", seedsArg, [1])
+    .option("--grid <name=v1,v2>", "scenario parameter values to sweep (repeatable)", gridArg, {})
+    .option("--shard <i/n>", "run only shard i of n (cells split round-robin); merge the outputs with `fairsched merge`")
+    .option("--workers <n>", "worker threads (default: the number of cores)", (v: string) => {
+      if (!/^\d+$/.test(v) || Number(v) < 1) throw new InvalidArgumentError(`--workers must be an integer >= 1, got '${v}'`);
+      return Number(v);
+    })
+    .option("--out <file>", "JSON-lines output (default: sweep.jsonl, or sweep-<i>-of-<n>.jsonl for a shard)")
+    .action(async (o: SweepCliOptions) => {
+      const policies = o.policies ? o.policies.split(",").map((s) => s.trim()).filter(Boolean) : defaultPolicies(o.scenario);
+      const shard = o.shard ? parseShard(o.shard) : undefined;
+      const out = o.out ?? (shard ? `sweep-${shard.index}-of-${shard.count}.jsonl` : "sweep.jsonl");
+      const spec = { scenario: o.scenario, policies, params: o.grid, seeds: o.seeds };
+      let bar: ReturnType<typeof cellProgress> | undefined;
+      const lines = await runSweep(spec, {
+        shard, workers: o.workers, out, backend: o.backend,
+        onProgress: (done, total) => {
+          bar ??= cellProgress(`sweep ${o.scenario}`, total, process.stderr);
+          if (done > 0) bar.tick();
+        },
+      }).finally(() => bar?.done());
+      if (shard) {
+        process.stdout.write(`${lines.length - 1} cells of shard ${shard.index}/${shard.count} written to ${out}; combine every shard with \`fairsched merge\`\n`);
+      } else {
+        process.stdout.write(formatSweep(mergeSweepLines([lines], { names: [out] })) + `results written to ${out}\n`);
+      }
+    });
+
+  program
+    .command("merge")
+    .description("merge the JSON-lines files of a sharded sweep into the tables one machine would print")
+    .argument("<files...>", "JSON-lines files from `fairsched sweep`")
+    .option("--allow-partial", "print what there is when cells are missing")
+    .action((files: string[], o: { allowPartial?: boolean }) => {
+      process.stdout.write(formatSweep(mergeSweepFiles(files, { allowPartial: o.allowPartial })));
+    });
+}

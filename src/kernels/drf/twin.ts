@@ -1,0 +1,352 @@
+// Pure-TS twin of assembly/drf.ts (see the algorithms and worked example there): the event
+// loop (with offsets); the level path (without offsets) is in levels.ts. Same float operations
+// in the same order, so both backends agree to the last bit on valid input (loops that the
+// WASM side writes branch-free or by bit patterns are written plainly here, same values).
+// Extreme magnitudes (slopes in shares of capacity, afresh sums after a 2^-20 drop, the
+// `slack` bound that refuses a late start too narrow for f64): see the WASM header.
+import { Status } from "../status.js";
+import { bucketByKey, sortIndicesByKey, sortRangeByKey } from "../util/radix.js";
+import { isFiniteF64 } from "../util/finite.js";
+import { BAD_ROW, CAP_HI, CAP_LO, ROUTE_EVENT, TINY_ROW, drfLevels, largestRatioIndex } from "./levels.js";
+import { DrfScratch } from "./scratch.js";
+
+export { DrfScratch };
+
+/** The level path keeps each queue's used resources as a u32 bit mask. */
+const MAX_LEVELS_K = 32;
+const WAITING = 0;
+const RAMPING = 1;
+const FROZEN = 2;
+/** A slope that falls below this fraction of its peak is summed afresh (see freezeCapped in the WASM twin). */
+const PEAK_DROP = 1.0 / 1048576.0; // 2^-20
+/** 2^-52 and 2^-30: the misplaced-share bound per event and its limit (see `slack` in the WASM twin). */
+const ULP1 = 2.220446049250313e-16;
+const SLACK_MAX = 9.313225746154785e-10;
+
+
+
+/** Weights from 2^-20 up always cap a tiny row at once (assembly/drf.ts, "Tiny rows"). */
+const TINY_W = 9.5367431640625e-7;
+
+/** The first tiny row whose lambda 1 is not proven, or -1 (WASM twin: tinyRowRefused in assembly/drf.ts). */
+function tinyRowRefused(
+  n: number, weights: Float64Array | null, offsets: Float64Array | null, minOff: number, outLambda: Float64Array, state: Uint8Array,
+): number {
+  if (offsets) {
+    for (let i = 0; i < n; i++) if (state[i] === FROZEN && outLambda[i] === 1.0 && offsets[i] > minOff) return i;
+  }
+  if (!weights) return -1;
+  let sum = 0;
+  for (let i = 0; i < n; i++) sum += weights[i];
+  for (let i = 0; i < n; i++) {
+    if (state[i] !== FROZEN || outLambda[i] !== 1.0) continue;
+    const w = weights[i];
+    if (w < TINY_W && !(sum * 4.336808689942018e-19 <= w * 1.7555597020139804e305)) return i;
+  }
+  return -1;
+}
+
+export function drfKernel(
+  n: number, k: number,
+  cap: Float64Array, dem: Float64Array, weights: Float64Array | null, offsets: Float64Array | null,
+  outLambda: Float64Array, outAlloc: Float64Array, outDs: Float64Array,
+  s: DrfScratch,
+): Status {
+  s.ensure(n, k);
+  const { rate, delta, startKey, endKey, endOrder, startOrder, liveList, bounds, state, used, slope, satAt, invCap, cnt, sat } = s;
+  const fail = (code: Status, index: number): Status => {
+    s.errIndex = index;
+    return code;
+  };
+
+  let capsInRange = true;
+  for (let r = 0; r < k; r++) {
+    const c = cap[r];
+    if (!(c > 0) || !isFiniteF64(c)) return fail(Status.Capacity, r);
+    if (!(c >= CAP_LO && c <= CAP_HI)) capsInRange = false;
+    invCap[r] = 1.0 / c;
+  }
+  let divideRatios = false;
+  for (let r = 0; r < k; r++) if (!isFiniteF64(invCap[r])) divideRatios = true;
+  // the level path only inside its safe range (assembly/drf.ts header); ROUTE_EVENT: a row outside it
+  if (!offsets && k <= MAX_LEVELS_K && capsInRange) {
+    const st = drfLevels(n, k, cap, dem, weights, outLambda, outAlloc, outDs, s, divideRatios);
+    if (st !== ROUTE_EVENT) return st;
+  }
+  for (let r = 0; r < k; r++) { used[r] = 0; slope[r] = 0; cnt[r] = 0; sat[r] = 0; }
+
+  // Slopes in shares of capacity per unit of theta (rate * D/C <= w); false when one overflows.
+  const shareOf = (d: number, r: number): number => (divideRatios ? d / cap[r] : d * invCap[r]);
+  const peak = s.fbase; // each slope's largest value since it was last summed afresh
+  const slack = s.base; // bound on the share of each resource misplaced by rounded levels
+  for (let r = 0; r < k; r++) { peak[r] = 0; slack[r] = 0; }
+  let lastStart = 0;
+  const addSlopes = (i: number): void => {
+    const rt = rate[i];
+    const base = i * k;
+    for (let r = 0; r < k; r++) {
+      const d = dem[base + r];
+      slope[r] = slope[r] + rt * shareOf(d, r);
+      if (d > 0) cnt[r]++;
+    }
+  };
+  const activate = (i: number): void => {
+    state[i] = RAMPING;
+    addSlopes(i);
+  };
+  // after queues were added: raise the peaks, or name the ramping queue with the largest term
+  // on a slope that overflowed (-1 when all is well)
+  const settle = (): number => {
+    for (let r = 0; r < k; r++) {
+      const sl = slope[r];
+      if (!isFiniteF64(sl)) {
+        let worst = 0, big = -1;
+        for (let i = 0; i < n; i++) {
+          if (state[i] !== RAMPING) continue;
+          const x = rate[i] * shareOf(dem[i * k + r], r);
+          if (x > big) { big = x; worst = i; }
+        }
+        return worst;
+      }
+      peak[r] = Math.max(peak[r], sl);
+    }
+    return -1;
+  };
+
+  // Pass 1: validate, delta, rate; without offsets also the cap key and activation.
+  // (The WASM twin finds the same first largest ratio branch-free, by bit patterns.)
+  let minOff = Infinity;
+  let live = 0;
+  let tiny = 0;
+  for (let i = 0; i < n; i++) {
+    const w = weights ? weights[i] : 1.0;
+    if (!(w > 0) || !isFiniteF64(w)) return fail(Status.Weight, i);
+    const o = offsets ? offsets[i] : 0.0;
+    if (!(o >= 0) || !isFiniteF64(o)) return fail(Status.Offset, i);
+    const row = i * k;
+    const bestR = largestRatioIndex(row, k, dem, cap, invCap, divideRatios, s);
+    if (bestR === BAD_ROW) return Status.Demand;
+    outLambda[i] = 0;
+    if (bestR < 0) {
+      state[i] = FROZEN;
+      if (bestR === TINY_ROW) {
+        // capped at once (assembly/drf.ts header, "Tiny rows"): lambda 1, dominant share 0
+        outLambda[i] = 1.0;
+        delta[i] = 0;
+        tiny++;
+      }
+      continue;
+    }
+    const dl = dem[row + bestR] / cap[bestR];
+    const rt = w / dl;
+    if (!isFiniteF64(dl) || !(rt > 0) || !isFiniteF64(rt)) return fail(Status.ShareOverflow, i);
+    delta[i] = dl;
+    rate[i] = rt;
+    liveList[live++] = i;
+    if (offsets) {
+      state[i] = WAITING;
+      if (o < minOff) minOff = o;
+    } else {
+      const e = dl / w;
+      if (!(e > 0) || !isFiniteF64(e)) return fail(Status.ShareOverflow, i);
+      endKey[i] = e;
+      activate(i);
+    }
+  }
+  const nLive = live;
+  if (tiny) {
+    const bad = tinyRowRefused(n, weights, offsets, minOff, outLambda, state);
+    if (bad >= 0) return fail(Status.ShareOverflow, bad);
+  }
+  if (!offsets) {
+    const bad = settle();
+    if (bad >= 0) return fail(Status.ShareOverflow, bad);
+  }
+
+  // With offsets: normalized start and cap keys, starts fully sorted (frozen last, +Inf).
+  let sp = n;
+  if (offsets) {
+    let anyStart = false;
+    for (let i = 0; i < n; i++) {
+      if (state[i] === FROZEN) {
+        startKey[i] = Infinity;
+        continue;
+      }
+      const st = offsets[i] - minOff;
+      const e = st + delta[i] / (weights ? weights[i] : 1.0);
+      if (!isFiniteF64(e)) return fail(Status.ShareOverflow, i);
+      startKey[i] = st;
+      endKey[i] = e;
+      if (st > 0) anyStart = true;
+    }
+    if (anyStart) {
+      sortIndicesByKey(n, startKey, startOrder, s.radix);
+      sp = 0;
+      while (sp < n) {
+        const i = startOrder[sp];
+        if (startKey[i] > 0) break;
+        if (state[i] === WAITING) activate(i);
+        sp++;
+      }
+    } else {
+      for (let j = 0; j < nLive; j++) activate(liveList[j]);
+    }
+    const bad = settle();
+    if (bad >= 0) return fail(Status.ShareOverflow, bad);
+  }
+
+  // Caps in key order, bucket by bucket: bucket b is sorted when ep first reaches it.
+  // A saturation rebuilds the buckets from the survivors, so frozen queues are never sorted.
+  let orderLen = nLive;
+  bucketByKey(orderLen, liveList, endKey, endOrder, bounds);
+  let sortedEnd = 0;
+  let nextBucket = 0;
+
+  let liveLen = nLive;
+  let theta = 0;
+  let ep = 0;
+  while (live > 0) {
+    while (ep < orderLen) {
+      while (ep >= sortedEnd) {
+        const a = bounds[nextBucket], b = bounds[nextBucket + 1];
+        sortRangeByKey(endOrder, a, b - a, endKey, s.radix);
+        sortedEnd = b;
+        nextBucket++;
+      }
+      if (state[endOrder[ep]] !== FROZEN) break;
+      ep++;
+    }
+    while (sp < n && state[startOrder[sp]] !== WAITING) sp++;
+    const tEnd = ep < orderLen ? endKey[endOrder[ep]] : Infinity;
+    const tStart = sp < n ? startKey[startOrder[sp]] : Infinity;
+    const tNext = Math.min(tEnd, tStart);
+    const dtNext = tNext - theta;
+    let tSat = Infinity;
+    for (let r = 0; r < k; r++) {
+      const sl = slope[r];
+      let at = Infinity;
+      if (sl > 0) {
+        const u = used[r];
+        if (u + sl * dtNext >= 1.0) {
+          at = theta + (1.0 - u) / sl;
+          if (at < theta) at = theta;
+          if (at < tSat) tSat = at;
+        }
+      }
+      satAt[r] = at;
+    }
+    const t = Math.min(tSat, tNext);
+    if (t === Infinity) break;
+    const dt = t - theta;
+    for (let r = 0; r < k; r++) {
+      const sl = slope[r];
+      if (sl > 0) used[r] = used[r] + sl * dt;
+    }
+    theta = t;
+
+    // caps first (ep only moves within sorted buckets here)
+    while (ep < sortedEnd) {
+      const i = endOrder[ep];
+      const st = state[i];
+      if (st === FROZEN) { ep++; continue; }
+      if (endKey[i] > t) break;
+      if (st === WAITING) break;
+      // capped: its rate leaves every resource it uses; exact zero when the last user leaves;
+      // a slope fallen below 2^-20 of its peak is summed afresh from the queues still ramping
+      const rt = rate[i];
+      const base = i * k;
+      // the use tracked for queue i is its share times (e - s) * rate as rounded; it is given 1
+      const miss = Math.abs((endKey[i] - (offsets ? startKey[i] : 0.0)) * rt - 1.0) + ULP1;
+      state[i] = FROZEN;
+      outLambda[i] = 1.0;
+      for (let r = 0; r < k; r++) {
+        const d = dem[base + r];
+        if (d > 0) {
+          const c = cnt[r] - 1;
+          cnt[r] = c;
+          const sh = shareOf(d, r);
+          slack[r] = slack[r] + miss * sh;
+          let sl = c === 0 ? 0.0 : slope[r] - rt * sh;
+          if (c !== 0 && !(sl >= peak[r] * PEAK_DROP)) {
+            sl = 0;
+            for (let j = 0; j < liveLen; j++) {
+              const q = liveList[j];
+              if (state[q] === RAMPING) sl += rate[q] * shareOf(dem[q * k + r], r);
+            }
+            peak[r] = sl;
+          }
+          slope[r] = sl;
+        }
+      }
+      live--;
+      ep++;
+    }
+    // saturations: freeze every live queue using r, compact the live list, rebuild slopes
+    let rebuilt = false;
+    for (let r = 0; r < k; r++) {
+      if (sat[r]) continue;
+      if (!(satAt[r] <= t) && !(used[r] >= 1.0)) continue;
+      if (cnt[r] === 0 && !(used[r] >= 1.0)) continue;
+      const sk = slack[r] + Math.abs(used[r] - 1.0);
+      if (!(sk <= SLACK_MAX)) return fail(Status.ShareOverflow, lastStart);
+      sat[r] = 1;
+      used[r] = 1.0;
+      let kept = 0;
+      for (let j = 0; j < liveLen; j++) {
+        const i = liveList[j];
+        const st = state[i];
+        if (st === FROZEN) continue;
+        if (dem[i * k + r] > 0) {
+          let lam = 0;
+          if (st === RAMPING) lam = Math.min(1.0, (theta - (offsets ? startKey[i] : 0.0)) * rate[i]);
+          state[i] = FROZEN;
+          outLambda[i] = lam;
+          live--;
+          continue;
+        }
+        liveList[kept++] = i;
+      }
+      liveLen = kept;
+      for (let q = 0; q < k; q++) { slope[q] = 0; cnt[q] = 0; peak[q] = 0; } // summed afresh
+      for (let j = 0; j < liveLen; j++) {
+        const i = liveList[j];
+        if (state[i] === RAMPING) addSlopes(i);
+      }
+      rebuilt = true;
+    }
+    if (rebuilt) {
+      const bad = settle();
+      if (bad >= 0) return fail(Status.ShareOverflow, bad);
+      orderLen = liveLen;
+      bucketByKey(orderLen, liveList, endKey, endOrder, bounds);
+      ep = 0; sortedEnd = 0; nextBucket = 0;
+    }
+    let started = false;
+    while (sp < n) {
+      const i = startOrder[sp];
+      if (state[i] !== WAITING) { sp++; continue; }
+      if (startKey[i] > t) break;
+      activate(i);
+      lastStart = i;
+      started = true;
+      sp++;
+    }
+    if (started) {
+      const bad = settle();
+      if (bad >= 0) return fail(Status.ShareOverflow, bad);
+    }
+  }
+
+  for (let r = 0; r < k; r++) {
+    const sk = slack[r];
+    if (!sat[r] && sk > SLACK_MAX && used[r] + sk >= 1.0) return fail(Status.ShareOverflow, lastStart);
+  }
+
+  for (let i = 0; i < n; i++) {
+    const lam = outLambda[i];
+    outDs[i] = lam === 0 ? 0.0 : lam * delta[i];
+    const base = i * k;
+    for (let r = 0; r < k; r++) outAlloc[base + r] = lam * dem[base + r];
+  }
+  return Status.OK;
+}

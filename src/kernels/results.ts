@@ -1,0 +1,92 @@
+// Results out of a kernel's output views, for every kernel in one table: fresh caller-owned
+// copies by default, or copies into caller-provided arrays (`into`), validated up front, so
+// a scheduler calling every few milliseconds allocates nothing in steady state.
+//
+// Example (DRF, N=2, K=2): into = { allocation: new Float64Array(4) } -> allocation is
+// copied into it; fraction and dominantShare are fresh Float64Array(2) copies. Edge values:
+// N=0 takes zero-length arrays; a wrong length, a wrong element type or an unknown field is
+// an InputError naming `into.<field>`, thrown before anything is written.
+import type { KernelName, KernelViews } from "./backend.js";
+import { InputError, describeValue } from "../errors.js";
+
+/** Each result field: the output region it comes from and its shape for messages. */
+export const RESULT_FIELDS = {
+  drf: { fraction: ["lambda", "N"], allocation: ["allocation", "N*K"], dominantShare: ["dominantShare", "N"] },
+  srpt: { fraction: ["lambda", "N"], allocation: ["allocation", "N*K"] },
+  ltrf: { count: ["count", "N"], usage: ["usageOut", "N"], free: ["freeOut", "K"] },
+  crv: { order: ["order", "T"], slack: ["slackOut", "T"] },
+  bopf: { cls: ["cls", "N"], reason: ["reason", "N"], id: ["id", "N"], allocation: ["allocation", "N*K"] },
+} as const satisfies { [K in KernelName]: Record<string, readonly [keyof KernelViews[K], string]> };
+
+type Fields<K extends KernelName> = (typeof RESULT_FIELDS)[K];
+/** The result arrays of kernel K by result field name (e.g. drf: fraction, allocation, dominantShare). */
+export type ResultArrays<K extends KernelName> = {
+  -readonly [F in keyof Fields<K>]: Fields<K>[F] extends readonly [infer R, string] ? R extends keyof KernelViews[K] ? KernelViews[K][R] : never : never;
+};
+
+/** Caller-provided result arrays: any subset of a result's array fields. */
+export type Into<R> = { [F in keyof R as R[F] extends ArrayBufferView ? F : never]?: R[F] };
+
+/** Options of every engine call. */
+export interface CallOptions<R> {
+  /**
+   * Arrays to write the results into instead of allocating fresh ones: each must be the
+   * result's element type (Float64Array, or Uint32Array/Int32Array for crvReorder) of the
+   * exact length. Fields left out are allocated as usual.
+   */
+  into?: Into<R>;
+}
+
+/**
+ * Fresh copies per kernel, written out so each property access is monomorphic: this runs on
+ * every call, where a generic loop over RESULT_FIELDS costs measurably more (docs/notes/kernels.md).
+ */
+const FRESH: { readonly [K in KernelName]: (v: KernelViews[K]) => ResultArrays<K> } = {
+  drf: (v) => ({ fraction: v.lambda.slice(), allocation: v.allocation.slice(), dominantShare: v.dominantShare.slice() }),
+  srpt: (v) => ({ fraction: v.lambda.slice(), allocation: v.allocation.slice() }),
+  ltrf: (v) => ({ count: v.count.slice(), usage: v.usageOut.slice(), free: v.freeOut.slice() }),
+  crv: (v) => ({ order: v.order.slice(), slack: v.slackOut.slice() }),
+  bopf: (v) => ({ cls: v.cls.slice(), reason: v.reason.slice(), id: v.id.slice(), allocation: v.allocation.slice() }),
+};
+
+/**
+ * The result of kernel K: `into`'s arrays (filled) where given, fresh copies elsewhere.
+ * Returns `into` itself when it holds every field (no allocation at all).
+ */
+export function copyResults<K extends KernelName>(kernel: K, views: KernelViews[K], into: unknown): ResultArrays<K> {
+  if (into === undefined) return (FRESH[kernel] as (v: KernelViews[K]) => ResultArrays<K>)(views);
+  const fields = RESULT_FIELDS[kernel] as unknown as Record<string, readonly [string, string]>;
+  const out = views as unknown as Record<string, ArrayBufferView & { slice(): ArrayBufferView }>;
+  const given = checkInto(kernel, views, into);
+  let missing = 0;
+  for (const f in fields) {
+    const dst = given[f] as (ArrayBufferView & { set(a: ArrayLike<number>): void }) | undefined;
+    if (dst !== undefined) dst.set(out[fields[f][0]] as unknown as ArrayLike<number>);
+    else missing++;
+  }
+  if (missing === 0) return given as ResultArrays<K>;
+  const r: Record<string, ArrayBufferView> = {};
+  for (const f in fields) r[f] = (given[f] as ArrayBufferView | undefined) ?? out[fields[f][0]].slice();
+  return r as ResultArrays<K>;
+}
+
+/** Validates `into` against the output views' types and lengths; returns it as a record. */
+export function checkInto<K extends KernelName>(kernel: K, views: KernelViews[K], into: unknown): Record<string, unknown> {
+  if (into === null || typeof into !== "object") throw new InputError("into", `expected an object of result arrays, got ${describeValue(into)}`);
+  const fields = RESULT_FIELDS[kernel] as unknown as Record<string, readonly [string, string]>;
+  const out = views as unknown as Record<string, ArrayBufferView & { length: number }>;
+  const given = into as Record<string, unknown>;
+  for (const f in given) {
+    const spec = fields[f];
+    if (spec === undefined) throw new InputError(`into.${f}`, `is not a result field (expected ${Object.keys(fields).join(", ")})`);
+    const dst = given[f];
+    if (dst === undefined) continue;
+    const src = out[spec[0]];
+    if (!(dst instanceof (src.constructor as new () => unknown))) {
+      throw new InputError(`into.${f}`, `must be a ${src.constructor.name} (got ${ArrayBuffer.isView(dst) ? dst.constructor.name : describeValue(dst)})`);
+    }
+    const len = (dst as { length: number }).length;
+    if (len !== src.length) throw new InputError(`into.${f}`, `has length ${len}, expected ${spec[1]}=${src.length}`);
+  }
+  return given;
+}

@@ -1,0 +1,110 @@
+// The policy interface (strategy objects registered by name, like YARN's SchedulingPolicy
+// or Volcano plugins). It sits below every driver: it names only the workload model and the
+// engine, never a simulator's run-time classes or event queue, so the queue-level simulator
+// (src/sim/simulator.ts, whose actions fill shares, preempt and pick) and a live scheduler
+// can run the same policy objects. A driver keeps a ClusterState current, calls onEvent for
+// what happened, then shares or pickNext at each scheduling point.
+import type { Engine } from "../engine/engine.js";
+import type { QueueSpec, Workload } from "./model.js";
+
+/** What a policy sees of one queue at a scheduling point. Arrays are live views: read, don't keep. */
+export interface QueueState {
+  readonly index: number;
+  readonly spec: QueueSpec;
+  /**
+   * What it could use right now (docs/policies/model.md): usage + pending, length K. This is the demand
+   * vector to hand to DRF-like allocators (a share is a target for the queue's total use).
+   */
+  readonly demand: Float64Array;
+  /** Demand of its runnable tasks that have not started yet, length K. */
+  readonly pending: Float64Array;
+  /** Resources its running tasks hold now, length K. */
+  readonly usage: Float64Array;
+  /** Demand of the next task it would start (head of its FIFO), or null when none is runnable. */
+  readonly nextTask: Float64Array | null;
+  readonly runnableTasks: number;
+  /** Arrival time of the job whose task the queue would start next (FIFO head), Infinity when none. */
+  readonly nextArrival: number;
+  readonly runningTasks: number;
+  /** Jobs submitted and not yet ended. */
+  readonly activeJobs: number;
+  /** The burst currently open (arrived, not past its deadline), for LQs; else null. */
+  readonly openBurst: { index: number; start: number; deadline: number; submittedTasks: number; finishedTasks: number } | null;
+  /** Set when the policy rejected the queue at admission. */
+  readonly rejected: boolean;
+}
+
+export interface ClusterState {
+  readonly time: number;
+  readonly capacity: Float64Array;
+  readonly resources: readonly string[];
+  /** Sum of all usage, length K. */
+  readonly used: Float64Array;
+  readonly queues: readonly QueueState[];
+  /** Queue-major N*K of every queue's `demand` (usage + pending), ready for engine.drf. */
+  readonly demands: Float64Array;
+  /** Queue-major N*K of every queue's usage. */
+  readonly usages: Float64Array;
+}
+
+export type SimEvent =
+  | { type: "arrival"; time: number; queue: number; job: string }
+  | { type: "taskEnd"; time: number; queue: number; job: string; stage: number; task: number; started: number }
+  | { type: "jobEnd"; time: number; queue: number; job: string }
+  | { type: "burstStart"; time: number; queue: number; burst: number }
+  | { type: "burstEnd"; time: number; queue: number; burst: number }
+  | { type: "tick"; time: number };
+
+/** Admission (BoPF and friends): expected outcomes are values with a reason, not exceptions. */
+export interface Admission {
+  class: string; // e.g. 'hard' | 'soft' | 'elastic' | 'rejected' for BoPF, 'admitted' otherwise
+  reason: string;
+}
+
+export interface PolicyContext {
+  readonly workload: Workload;
+  readonly engine: Engine;
+  /** Deterministic random numbers in [0, 1) from the run's seed. */
+  readonly random: () => number;
+}
+
+/** Actions a policy may take on the simulation besides allocating. */
+export interface PolicyActions {
+  /** Ends a job now as dropped with a reason (its running tasks are killed and their resources freed). */
+  dropJob(jobId: string, reason: string): void;
+  /** Asks for a scheduling point at `time` (>= now), e.g. for windows or virtual-time updates. */
+  wakeAt(time: number): void;
+}
+
+/**
+ * A scheduling policy. Implement either `shares` (a target allocation per queue; the
+ * simulator starts tasks for queues under their target while tasks fit) or `pickNext`
+ * (task-level: which queue starts its next task now). Both are consulted at every
+ * scheduling point (arrivals, task ends, burst starts/ends, ticks).
+ */
+export interface Policy {
+  readonly name: string;
+  /** Called once before the run, with every queue: admission control happens here. */
+  init?(ctx: PolicyContext): void;
+  /** Admission decision per queue (called in queue order by init-capable policies; shown in reports). */
+  admission?(queue: number): Admission | undefined;
+  /** Share-based: write the target allocation (queue-major N*K, resource units) into `out` (zeroed before). */
+  shares?(state: ClusterState, out: Float64Array): void;
+  /**
+   * Task-level: the queue whose next task should start now, or -1 to stop starting tasks
+   * at this point. The policy is responsible for choosing a task that fits in the free
+   * capacity: the simulator starts it and its invariant check catches an over-allocation.
+   */
+  pickNext?(state: ClusterState): number;
+  /** Notification of every event before the scheduling point that follows it. */
+  onEvent?(event: SimEvent, state: ClusterState, actions: PolicyActions): void;
+  /** Extra per-policy output for reports (e.g. admission classes). */
+  report?(): Record<string, unknown>;
+}
+
+export interface PolicyFactory {
+  readonly name: string;
+  /** One line for `fairsched list`. */
+  readonly description: string;
+  create(options?: Record<string, unknown>): Policy;
+}

@@ -1,0 +1,44 @@
+// Scenarios: named, seeded experiments that run one or more policies and return a report.
+// Queue-level scenarios use the simulator in src/sim/simulator.ts; Phoenix (node-level)
+// and Justice (job-level deadline mode) run their own models but report the same way.
+// The registry of scenarios by name is registry.ts.
+import type { Engine } from "../engine/engine.js";
+import type { Table } from "./table.js";
+
+export interface ScenarioOptions {
+  /** Policy names to compare; default: the scenario's own list. */
+  policies?: string[];
+  seed: number;
+  /** Scenario parameters from the CLI (`--param name=value`), already parsed to numbers where numeric. */
+  params?: Record<string, string | number>;
+  engine: Engine;
+  /** Progress in [0, 1], for a progress bar. */
+  onProgress?: (fraction: number) => void;
+}
+
+/** One named time series (for plots): x = time in seconds. */
+export interface Series {
+  name: string;
+  x: number[];
+  y: number[];
+}
+
+export interface ScenarioReport {
+  scenario: string;
+  seed: number;
+  /** Every parameter that shaped the run (generator defaults included). */
+  params: Record<string, unknown>;
+  policies: string[];
+  tables: Table[];
+  /** Plot data: e.g. per policy, per queue allocation over time. Keyed by chart title. */
+  charts?: Record<string, Series[]>;
+  /** Raw metrics, JSON-serialisable. */
+  metrics: Record<string, unknown>;
+}
+
+export interface Scenario {
+  readonly name: string;
+  readonly description: string;
+  readonly defaultPolicies: string[];
+  run(opts: ScenarioOptions): ScenarioReport;
+}

@@ -1,0 +1,142 @@
+// Headless Debian Chromium (playwright-core, no browser download): the HTML report draws its
+// charts offline without console errors, and the package's WASM engine runs in a browser from
+// bytes, with no Node APIs, through the dist ESM files.
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { extname, join, normalize, sep } from "node:path";
+import { pathToFileURL } from "node:url";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadEngineSync } from "../../src/index.js";
+import { renderHtmlReport } from "../../src/report/html.js";
+import { CHROMIUM_ARGS, findChromium } from "../fixtures/chromium.js";
+import { tinyScenario } from "../fixtures/tiny-scenario.js";
+
+const ROOT = new URL("../..", import.meta.url).pathname;
+const ARTIFACTS = join(ROOT, "test", ".artifacts");
+const chrome = findChromium();
+if ("reason" in chrome) console.warn(`[browser tests skipped] ${chrome.reason}`);
+
+describe.skipIf("reason" in chrome)("in headless Chromium", () => {
+  let browser: Browser;
+
+  beforeAll(async () => {
+    browser = await chromium.launch({ executablePath: (chrome as { path: string }).path, args: CHROMIUM_ARGS, headless: true });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  /** A page that records console errors, uncaught exceptions and any request leaving the machine. */
+  async function watchedPage(): Promise<{ page: Page; errors: string[]; remote: string[] }> {
+    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    const errors: string[] = [];
+    const remote: string[] = [];
+    page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
+    page.on("pageerror", (e) => errors.push(String(e)));
+    page.on("request", (r) => { if (!/^(file:|data:|http:\/\/127\.0\.0\.1[:/])/.test(r.url())) remote.push(r.url()); });
+    return { page, errors, remote };
+  }
+
+  it("opens the HTML report from a file:// URL: every chart drawn, no console errors", async () => {
+    const engine = loadEngineSync({ backend: "wasm" });
+    const reports = [tinyScenario.run({ seed: 3, engine }), tinyScenario.run({ seed: 4, engine, policies: ["drf-w2"], params: { queues: 4 } })];
+    mkdirSync(ARTIFACTS, { recursive: true });
+    const file = join(ARTIFACTS, "report.html");
+    writeFileSync(file, renderHtmlReport(reports, { title: "fairsched browser test" }));
+    const expected = JSON.parse(/id="fairsched-data">([\s\S]*?)<\/script>/.exec(readFileSync(file, "utf8"))![1]).charts.length;
+
+    const { page, errors, remote } = await watchedPage();
+    await page.goto(pathToFileURL(file).href);
+    await page.waitForSelector("body[data-charts-drawn]", { timeout: 20_000 });
+    const drawn = await page.evaluate(() => Number(document.body.getAttribute("data-charts-drawn")));
+    expect(drawn).toBe(expected);
+    // Every chart's canvas has pixels that are neither transparent nor white (lines, axes, labels).
+    const inked = await page.evaluate(() =>
+      Array.from(document.querySelectorAll(".chart")).map((el) => {
+        const c = el.querySelector("canvas");
+        if (!c) return 0;
+        const px = c.getContext("2d")!.getImageData(0, 0, c.width, c.height).data;
+        let n = 0;
+        for (let i = 0; i < px.length; i += 4) if (px[i + 3] > 0 && (px[i] < 240 || px[i + 1] < 240 || px[i + 2] < 240)) n++;
+        return n;
+      }),
+    );
+    expect(inked).toHaveLength(expected);
+    for (const n of inked) expect(n).toBeGreaterThan(500);
+    await page.screenshot({ path: join(ARTIFACTS, "report.png"), fullPage: true });
+    expect(statSync(join(ARTIFACTS, "report.png")).size).toBeGreaterThan(10_000);
+    expect(errors).toEqual([]);
+    expect(remote).toEqual([]);
+    await page.close();
+  });
+
+  describe("the WASM engine from bytes, via the dist ESM files", () => {
+    let server: Server;
+    let origin: string;
+
+    beforeAll(async () => {
+      for (const f of ["dist/index.js", "build/fairsched.wasm"]) {
+        if (!existsSync(join(ROOT, f))) throw new Error(`${f} is missing: run \`npm run build\` first (npm test does)`);
+      }
+      server = serveRepo();
+      await new Promise<void>((res) => server.listen(0, "127.0.0.1", res));
+      origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    });
+    afterAll(async () => {
+      await new Promise<void>((res) => (server ? server.close(() => res()) : res()));
+    });
+
+    it("gets the DRF worked example right: C = <9,18>, demands [[9,36],[27,9]] -> [3,12,6,2]", async () => {
+      const { page, errors, remote } = await watchedPage();
+      await page.goto(`${origin}/`);
+      const result = await page.waitForFunction(() => (window as unknown as { __result?: unknown }).__result, undefined, { timeout: 20_000 });
+      const r = (await result.jsonValue()) as { allocation?: number[]; backend?: string; nodeApis?: boolean; error?: string };
+      expect(r.error).toBeUndefined();
+      expect(r.backend).toBe("wasm");
+      expect(r.nodeApis).toBe(false);
+      expect(r.allocation).toEqual([3, 12, 6, 2]);
+      expect(errors).toEqual([]);
+      expect(remote).toEqual([]);
+      await page.close();
+    });
+  });
+});
+
+// The test page: an import map for the one bare import of the dist files, the .wasm fetched as
+// bytes and handed to loadEngine (no URL, no fs), and a check that no Node globals exist.
+const PAGE = `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,">
+<script type="importmap">{"imports":{"@assemblyscript/loader":"/node_modules/@assemblyscript/loader/index.js"}}</script>
+<script type="module">
+try {
+  const { loadEngine } = await import("/dist/index.js");
+  const bytes = new Uint8Array(await (await fetch("/build/fairsched.wasm")).arrayBuffer());
+  const engine = await loadEngine({ wasm: bytes });
+  const r = engine.drf({ capacity: [9, 18], demands: [[9, 36], [27, 9]] });
+  window.__result = { allocation: Array.from(r.allocation), backend: engine.backend, nodeApis: typeof process !== "undefined" || typeof require !== "undefined" };
+} catch (e) {
+  window.__result = { error: String(e && e.stack || e) };
+}
+</script></head><body>fairsched wasm in the browser</body></html>`;
+
+const TYPES: Record<string, string> = { ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".map": "application/json", ".html": "text/html" };
+const SERVED = ["dist/", "build/", "node_modules/@assemblyscript/loader/"];
+
+/** Loopback static server for the repo's dist/, build/ and the loader package only. */
+function serveRepo(): Server {
+  return createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname).slice(1);
+    if (path === "") {
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(PAGE);
+      return;
+    }
+    const rel = normalize(path);
+    const file = join(ROOT, rel);
+    if (rel.startsWith("../..") || !SERVED.some((p) => rel.startsWith(p.replace(/\//g, sep))) || !existsSync(file) || !statSync(file).isFile()) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" }).end(readFileSync(file));
+  });
+}
