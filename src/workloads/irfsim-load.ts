@@ -1,6 +1,6 @@
 // Reads IRFsim's generated queue and job files from disk and converts them (see irfsim.ts).
 import { readFile, stat } from "node:fs/promises";
-import { InputError } from "../engine/errors.js";
+import { InputError } from "../errors.js";
 import { convertIrfsim, type IrfsimConversion, type IrfsimConvertOptions } from "./irfsim.js";
 
 /** IRFsim's files for its paper setups are under 1 MB; this bounds what one load reads. */

@@ -15,8 +15,8 @@
 //   <numEdges>, then numEdges lines "<parentStage> <childStage> <pattern>"
 // A stage becomes runnable when all its parent stages have finished (IRFsim's `finishTasks`),
 // whatever the pattern, which is also what our `parents` mean.
-import type { BurstSpec, JobSpec, QueueSpec, StageSpec, Workload } from "../sim/model.js";
-import { InputError, describeValue } from "../engine/errors.js";
+import type { BurstSpec, JobSpec, QueueSpec, StageSpec, Workload } from "../policy/model.js";
+import { InputError, describeValue } from "../errors.js";
 
 /** One text file: its name (for error messages) and its content. */
 export interface IrfsimFile {

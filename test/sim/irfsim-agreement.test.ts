@@ -9,17 +9,17 @@
 // Deterministic: one run per setup and policy, no seeds involved.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { loadEngine } from "../src/index.js";
-import "../src/policies/index.js";
-import { simulate } from "../src/sim/simulator.js";
-import type { Workload } from "../src/sim/model.js";
+import { loadEngine } from "../../src/index.js";
+import "../../src/policies/index.js";
+import { simulate } from "../../src/sim/simulator.js";
+import type { Workload } from "../../src/policy/model.js";
 
 interface IrfsimRun {
   endTime: number;
   policies: Record<string, { lq: Record<string, { n: number; fromStart: number; fromArrival: number }>; jobs: Array<[string, number, number]> }>;
 }
 
-const dir = new URL("./fixtures/irfsim/", import.meta.url);
+const dir = new URL("../fixtures/irfsim/", import.meta.url);
 const results = JSON.parse(readFileSync(new URL("irfsim-results.json", dir), "utf8")) as Record<string, IrfsimRun>;
 const SETUPS = ["fig10", "lq1tq8"] as const;
 const POLICIES = ["drf", "sp", "nbopf", "bopf"] as const;

@@ -2,9 +2,9 @@
 // and a cap on TQ task length. Properties over seeds; the defaults leave the workload unchanged.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { InputError } from "../src/engine/errors.js";
-import { bopfWorkload } from "../src/workloads/bopf.js";
-import { caught } from "./helpers/caught.js";
+import { InputError } from "../../src/errors.js";
+import { bopfWorkload } from "../../src/workloads/bopf.js";
+import { caught } from "../helpers/caught.js";
 
 const seed = fc.integer({ min: 0, max: 2 ** 31 - 1 });
 const RUNS = { numRuns: 40, seed: 0x1019 };

@@ -3,11 +3,11 @@
 // property over random files, and every malformed record an InputError naming file:line.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { InputError } from "../src/engine/errors.js";
-import { convertIrfsim, type IrfsimConvertOptions } from "../src/workloads/irfsim.js";
-import { validateWorkload } from "../src/sim/validate-workload.js";
-import { caught } from "./helpers/caught.js";
-import { FUZZ } from "./helpers/hostile.js";
+import { InputError } from "../../src/errors.js";
+import { convertIrfsim, type IrfsimConvertOptions } from "../../src/workloads/irfsim.js";
+import { validateWorkload } from "../../src/sim/validate-workload.js";
+import { caught } from "../helpers/caught.js";
+import { FUZZ } from "../helpers/hostile.js";
 
 // As IRFsim's GenInput writes them (1 LQ of 3 bursts, 1 TQ), 2 resources.
 const QUEUES = `# 0
