@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { Status } from "../../src/kernels/status.js";
 
-const read = (path: string) => readFileSync(new URL(`../${path}`, import.meta.url), "utf8");
+const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), "utf8");
 
 /** `export const E_CAPACITY: i32 = 1;` -> CAPACITY: 1 (OK and BOPF_GENERAL keep their names). */
 function assemblyCodes(): Map<string, number> {

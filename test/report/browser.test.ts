@@ -133,7 +133,7 @@ function serveRepo(): Server {
     }
     const rel = normalize(path);
     const file = join(ROOT, rel);
-    if (rel.startsWith("../..") || !SERVED.some((p) => rel.startsWith(p.replace(/\//g, sep))) || !existsSync(file) || !statSync(file).isFile()) {
+    if (rel.startsWith("..") || !SERVED.some((p) => rel.startsWith(p.replace(/\//g, sep))) || !existsSync(file) || !statSync(file).isFile()) {
       res.writeHead(404).end();
       return;
     }
