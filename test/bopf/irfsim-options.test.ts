@@ -10,6 +10,8 @@ import { windowsFit } from "../../src/bopf/window-overlap.js";
 import { simulate } from "../../src/sim/simulator.js";
 import type { BurstSpec, JobSpec, Workload } from "../../src/policy/model.js";
 import { caught } from "../helpers/caught.js";
+import { bopfWorkload } from "../../src/workloads/bopf.js";
+import { multiLqWorkload } from "../../src/scenarios/bopf-multi-lq.js";
 
 const engine = await loadEngine({ backend: "js" });
 
@@ -37,6 +39,7 @@ describe("expiry 'window-or-volume' (IRFsim's compensation rule)", () => {
     const vol = lqCompletion(w, { expiry: "volume" });
     // t = 15..20, inside the window: 5 units (the rate) vs a quarter of the cluster under DRF
     expect(wov).toBeLessThan(vol);
+    expect([wov, vol]).toEqual([120, 135]); // docs/policies/bopf.md's example
     // 'deadline' also ends a guarantee once its volume is received
     expect(lqCompletion(w, { expiry: "deadline" })).toBe(vol);
   });
@@ -112,6 +115,17 @@ describe("resourceCondition 'exact-overlap' in the policy", () => {
     expect(classes({ resourceCondition: "exact-overlap" })).toEqual(["hard", "hard", "elastic"]);
     expect(classes({}, "nbopf")).toEqual(["hard", "elastic", "elastic"]);
     expect(classes({ resourceCondition: "exact-overlap" }, "nbopf")).toEqual(["hard", "hard", "elastic"]);
+  });
+});
+
+describe("the default expiry changes no number of the BoPF scenarios", () => {
+  it("'window-or-volume' and 'volume' give the same jobs on default (seeds 1-3) and bopf-multi-lq (seed 1)", () => {
+    const ws = [1, 2, 3].map((s) => bopfWorkload({}, s)).concat([multiLqWorkload(1)]);
+    for (const w of ws) {
+      const a = simulate(w, { policy: "bopf", engine, policyOptions: { expiry: "window-or-volume" } }).jobs;
+      const b = simulate(w, { policy: "bopf", engine, policyOptions: { expiry: "volume" } }).jobs;
+      expect(a).toEqual(b);
+    }
   });
 });
 
