@@ -20,37 +20,67 @@
 // arrives, as in the paper's setup; queues without jobs come last).
 //
 // `expiry` decides when an unfinished guarantee ends:
-//   'deadline' (docs/policies/bopf.md, allocation, read literally): at arrival + t_i(n), or once d_i(n) is consumed.
-//   'volume' (default): only once d_i(n) is consumed (or the queue has nothing left to run,
-//   or its next burst arrives). In a non-preemptive cluster a burst that arrives while
-//   long batch tasks hold the resources cannot get its rate at once; under 'deadline' it
-//   then loses its priority after t_i(n) and waits behind every TQ, which is not what the
-//   paper measures (BoPF within a few seconds of SP, Tables 3-4). The prioritised volume
-//   per burst is still at most d_i(n) <= C·gap/(M+1), so long-term fairness is unchanged.
+//   'window-or-volume' (default, the authors' simulator's "compensation"): once the burst is
+//   past its window t_i(n) AND has consumed d_i(n) (or the queue has nothing left to run,
+//   or its next burst arrives): the rate holds while either is not yet done.
+//   'volume': once d_i(n) is consumed, even inside the window.
+//   'deadline' (docs/policies/bopf.md, allocation, read literally): at arrival + t_i(n), or
+//   once d_i(n) is consumed. In a non-preemptive cluster a burst that arrives while long
+//   batch tasks hold the resources cannot get its rate at once; under 'deadline' it then
+//   loses its priority after t_i(n) and waits behind every TQ, which is not what the paper
+//   measures (BoPF within a few seconds of SP, Tables 3-4). The prioritised volume per burst
+//   is still at most d_i(n) <= C·gap/(M+1) (plus, inside the window, the rate's unused
+//   part), so long-term fairness is unchanged.
+// `postBurst: 'reduced-rate'` (the authors' simulator, off by default): after the guarantee
+// ends, until the next burst, the LQ keeps beta = max(0, C·gap/M - received) / (gap - t_i(n)),
+// received being what it consumed since the burst arrived and M the admitted queues.
+// `resourceCondition: 'exact-overlap'` (the authors' simulator, off by default): an LQ that
+// passes safety and fairness is hard if its rate fits next to the hard queues' rates at every
+// instant of its windows (window-overlap.ts), not only next to their summed peak rates.
 import type { Engine } from "../engine/engine.js";
 import { InputError, describeValue } from "../errors.js";
-import type { Workload } from "../policy/model.js";
+import type { BurstSpec, Workload } from "../policy/model.js";
 import type { ClusterState, Policy, PolicyActions, PolicyContext, SimEvent } from "../policy/policy.js";
 import { BopfAdmissionControl, type BopfAdmission, type BopfClass } from "./admission.js";
 import { allocateInstant, type InstantQueue } from "./allocate.js";
 import type { BurstSeries } from "./bursts.js";
 import { UsageSampler } from "./usage-sampler.js";
+import { windowsFit } from "./window-overlap.js";
+
+export type BopfExpiry = "volume" | "deadline" | "window-or-volume";
+export type BopfPostBurst = "none" | "reduced-rate";
 
 export interface BopfPolicyOptions {
   variant?: "bopf" | "nbopf";
-  /** When an unfinished burst guarantee ends: 'volume' (default) or 'deadline' (see above). */
-  expiry?: "volume" | "deadline";
+  /** When an unfinished burst guarantee ends (see above). */
+  expiry?: BopfExpiry;
+  /** What a guaranteed LQ gets between the end of its burst's guarantee and its next burst (see above). Default 'none'. */
+  postBurst?: BopfPostBurst;
+  /** The resource condition: 'max-rate' (default, the admission control's) or 'exact-overlap' (see above). */
+  resourceCondition?: "max-rate" | "exact-overlap";
 }
 
 interface OpenGuarantee {
   burst: number;
-  /** Guarantee ends at arrival + reported window. */
-  until: number;
+  /** Arrival + reported window. */
+  windowEnd: number;
+  /** Arrival of the next burst (arrival + gap). */
+  nextStart: number;
+  gap: number;
+  window: number;
   rate: Float64Array;
   volume: Float64Array;
   /** The queue's consumed volume when the burst arrived (null until the next consultation reads it). */
   base: Float64Array | null;
+  /** 'burst': the burst's guarantee; 'post': the reduced-rate stage after it. */
+  stage: "burst" | "post";
 }
+
+const EXPIRIES: readonly BopfExpiry[] = ["volume", "deadline", "window-or-volume"];
+const POST_BURSTS: readonly BopfPostBurst[] = ["none", "reduced-rate"];
+
+/** The default `expiry` (docs/policies/bopf.md says why). */
+export const DEFAULT_EXPIRY: BopfExpiry = "window-or-volume";
 
 export class BopfPolicy implements Policy {
   readonly name: string;
@@ -64,13 +94,22 @@ export class BopfPolicy implements Policy {
   private readonly classCount = { hard: 0, soft: 0, elastic: 0, rejected: 0 };
   private guaranteedBursts = 0;
 
-  private readonly expiry: "volume" | "deadline";
+  private readonly expiry: BopfExpiry;
+  private readonly postBurst: BopfPostBurst;
+  private readonly resourceCondition: "max-rate" | "exact-overlap";
+  private admitted = 0;
 
   constructor(options: BopfPolicyOptions = {}) {
     this.variant = options.variant ?? "bopf";
-    const e = options.expiry ?? "volume";
-    if (e !== "volume" && e !== "deadline") throw new InputError("options.expiry", `must be 'volume' or 'deadline' (got ${describeValue(e)})`);
+    const e = options.expiry ?? DEFAULT_EXPIRY;
+    if (!EXPIRIES.includes(e)) throw new InputError("options.expiry", `must be one of ${EXPIRIES.map((x) => `'${x}'`).join(", ")} (got ${describeValue(e)})`);
+    const rc = options.resourceCondition ?? "max-rate";
+    if (rc !== "max-rate" && rc !== "exact-overlap") throw new InputError("options.resourceCondition", `must be 'max-rate' or 'exact-overlap' (got ${describeValue(rc)})`);
+    this.resourceCondition = rc;
+    const p = options.postBurst ?? "none";
+    if (!POST_BURSTS.includes(p)) throw new InputError("options.postBurst", `must be 'none' or 'reduced-rate' (got ${describeValue(p)})`);
     this.expiry = e;
+    this.postBurst = p;
     this.name = this.variant;
   }
 
@@ -87,16 +126,32 @@ export class BopfPolicy implements Policy {
     }
     const order = w.queues.map((_, i) => i).sort((a, b) => (first[a] === first[b] ? a - b : first[a] < first[b] ? -1 : 1));
     this.admissions = new Array(w.queues.length);
+    const hardBursts: Array<readonly BurstSpec[]> = [];
     for (const i of order) {
       const q = w.queues[i];
       const a = ac.admit({ name: q.name, kind: q.kind, bursts: q.bursts ?? [] }, `queues[${i}]`);
       // a plain object (detail included) so reports can spread and serialise it
       this.admissions[i] = { class: a.class, reason: a.reason, detail: a.detail };
+      if (this.resourceCondition === "exact-overlap" && q.kind === "LQ" && (a.class === "hard" || a.reason === "resource")) {
+        this.admissions[i] = this.exactOverlap(w.capacity, hardBursts, q.bursts ?? []);
+      }
+      if (this.admissions[i].class === "hard") hardBursts.push(q.bursts ?? []);
     }
     this.series = w.queues.map((q) => (q.kind === "LQ" ? ac.seriesOf(q.name) : null));
     this.open = w.queues.map(() => null);
     this.sampler = new UsageSampler(w.queues.length, w.capacity.length);
     for (const a of this.admissions) this.classCount[a.class]++;
+    this.admitted = this.admissions.length - this.classCount.rejected;
+  }
+
+  /**
+   * Safety and fairness held (the admission control said hard, or failed only the resource
+   * condition): the class from the exact overlap of windows instead. It refuses nothing the
+   * max-rate condition accepts, so only resource-failed LQs can move (to hard).
+   */
+  private exactOverlap(capacity: number[], hard: ReadonlyArray<readonly BurstSpec[]>, bursts: readonly BurstSpec[]): BopfAdmission {
+    if (windowsFit(capacity, hard, bursts)) return { class: "hard", reason: "all-held", detail: "safety, fairness and resource conditions hold (resource: exact overlap of windows)" };
+    return { class: this.variant === "bopf" ? "soft" : "elastic", reason: "resource", detail: "its rate does not fit next to the hard queues' rates in some instant of its windows (exact overlap)" };
   }
 
   admission(queue: number): BopfAdmission {
@@ -111,13 +166,14 @@ export class BopfPolicy implements Policy {
       if (!s || ev.burst >= s.count || (cls !== "hard" && cls !== "soft")) return;
       const b = s.burst(ev.burst);
       const volume = Float64Array.from(b.volume);
-      const until = this.expiry === "deadline" ? ev.time + b.window : Infinity;
-      this.open[ev.queue] = { burst: ev.burst, until, rate: volume.map((v) => v / b.window), volume, base: null };
+      const gap = s.gap(ev.burst);
+      this.open[ev.queue] = {
+        burst: ev.burst, windowEnd: ev.time + b.window, nextStart: ev.time + gap, gap, window: b.window,
+        rate: volume.map((v) => v / b.window), volume, base: null, stage: "burst",
+      };
       this.guaranteedBursts++;
-      if (until < Infinity) actions.wakeAt(until); // the guarantee's end is a scheduling point
-    } else if (ev.type === "burstEnd" && this.expiry === "deadline") {
-      const g = this.open[ev.queue];
-      if (g && g.burst === ev.burst) this.open[ev.queue] = null;
+      // the window's end may end the guarantee: a scheduling point
+      if (this.expiry !== "volume") actions.wakeAt(ev.time + b.window);
     }
   }
 
@@ -127,7 +183,7 @@ export class BopfPolicy implements Policy {
     let anyOpen = false;
     for (let i = 0; i < this.open.length; i++) {
       const g = this.open[i];
-      if (g && (t >= g.until || state.queues[i].activeJobs === 0)) this.open[i] = null;
+      if (g && state.queues[i].activeJobs === 0) this.open[i] = null;
       else if (g) anyOpen = true;
     }
     this.sampler.advance(state, anyOpen);
@@ -138,9 +194,9 @@ export class BopfPolicy implements Policy {
       if (g) {
         const used = this.sampler.volume.subarray(i * k, i * k + k);
         g.base ??= Float64Array.from(used);
-        const remaining = g.volume.map((v, r) => Math.max(0, v - (used[r] - g.base![r])));
-        if (remaining.every((x) => x === 0)) this.open[i] = null; // consumed: competes as elastic from now on
-        else iq.guarantee = { rate: g.rate, remaining };
+        const guarantee = this.guaranteeNow(g, used, t, state.capacity);
+        if (guarantee) iq.guarantee = guarantee;
+        else this.open[i] = null; // over: competes as elastic from now on
       }
       return iq;
     });
@@ -151,6 +207,29 @@ export class BopfPolicy implements Policy {
         if (!q.guarantee) out.set(state.queues[i].usage, i * k);
       });
     }
+  }
+
+  /**
+   * The guarantee of an open burst at time t, or null once it is over. 'volume' and 'deadline':
+   * the burst's rate for its unconsumed volume. 'window-or-volume': also, inside its window,
+   * what the rate still delivers there, so the guarantee lasts while the burst is inside its
+   * window or has not received its volume. Then, with `postBurst: 'reduced-rate'`, until the
+   * next burst: beta = max(0, C·gap/M - received) / (gap - window).
+   */
+  private guaranteeNow(g: OpenGuarantee, used: Float64Array, t: number, capacity: ArrayLike<number>): { rate: Float64Array; remaining: Float64Array } | null {
+    const received = g.volume.map((_, r) => used[r] - g.base![r]);
+    if (g.stage === "burst") {
+      const inWindow = this.expiry === "window-or-volume" ? Math.max(0, g.windowEnd - t) : 0;
+      const remaining = g.volume.map((v, r) => Math.max(0, v - received[r], g.rate[r] * inWindow));
+      const live = this.expiry !== "deadline" || t < g.windowEnd;
+      if (live && remaining.some((x) => x > 0)) return { rate: g.rate, remaining };
+      if (this.postBurst === "none" || !(g.gap > g.window) || !(t < g.nextStart)) return null;
+      g.stage = "post";
+    }
+    if (!(t < g.nextStart)) return null;
+    const rate = received.map((x, r) => Math.max(0, (capacity[r] * g.gap) / this.admitted - x) / (g.gap - g.window));
+    const remaining = rate.map((x) => x * (g.nextStart - t));
+    return remaining.some((x) => x > 0) ? { rate, remaining } : null;
   }
 
   /** True when a guaranteed LQ is below its guarantee (dominant share) with tasks waiting. */
@@ -171,6 +250,8 @@ export class BopfPolicy implements Policy {
     return {
       variant: this.variant,
       expiry: this.expiry,
+      postBurst: this.postBurst,
+      resourceCondition: this.resourceCondition,
       classes: { ...this.classCount },
       guaranteedBursts: this.guaranteedBursts,
       admissions: this.workload.queues.map((q, i) => ({ queue: q.name, ...this.admissions[i] })),

@@ -11,8 +11,14 @@
 // - TQs: `tqJobs` jobs each, all queued at t = 0, each a chain of 2-4 stages with 40-300
 //   tasks; per-task demand has a random dominant resource at 1-4% of capacity and
 //   10-70% of that proportion on the others; task durations are heavy-tailed
-//   (Pareto, xm = 4 s, alpha = 1.5, capped at 600 s), so jobs last tens of seconds to tens
-//   of minutes.
+//   (Pareto, xm = 4 s, alpha = 1.5, capped at `tqMaxTask` = 600 s), so jobs last tens of
+//   seconds to tens of minutes. The authors' Fig. 10 run leaves out TQ jobs with tasks longer
+//   than 50 s (docs/reproduction-bopf.md): `tqMaxTask: 50` is the nearest setting here.
+// - `identicalLqs` (Fig. 10: "all the LQs jobs have the identical demand and task
+//   durations"): every burst of every LQ is the same job — LQ0's first burst's dominant
+//   resource and task demand for all. Off: each LQ draws its own dominant resource and each
+//   burst its own secondary demands. Either way the random draws are the same, so turning it
+//   on changes only the LQ demands.
 // Worked example: onPeriod 27, lqScale 1, lqTasks 50 -> stage 1: 50 tasks of 2 units on
 // its dominant resource (= 100, the capacity) for 15 s, stage 2: 50 tasks for 12 s;
 // volume on the dominant resource 100*15 + 100*12 = 2700 unit·s, window 27 s, rate 100.
@@ -32,11 +38,15 @@ export interface BopfWorkloadParams {
   deadlineSlack: number;
   tqJobs: number;
   capacity: number;
+  /** Every LQ burst the same job (LQ0's first burst's demand). Default false. */
+  identicalLqs: boolean;
+  /** Longest TQ task in seconds (the Pareto durations are capped here). Default 600. */
+  tqMaxTask: number;
 }
 
 export const BOPF_DEFAULTS: BopfWorkloadParams = {
   lqs: 1, tqs: 8, period: 1000, onPeriod: 27, lqStart: 100, bursts: 4, lqTasks: 50, lqScale: 1,
-  deadlineSlack: 1, tqJobs: 10, capacity: 100,
+  deadlineSlack: 1, tqJobs: 10, capacity: 100, identicalLqs: false, tqMaxTask: 600,
 };
 
 export const BOPF_RESOURCES = ["cpu", "mem", "diskIn", "diskOut", "netIn", "netOut"];
@@ -65,7 +75,7 @@ export function lqBurstJob(rng: Rng, p: BopfWorkloadParams, queue: string, burst
   return { job, spec: { start: arrival, window, volume } };
 }
 
-function tqJob(rng: Rng, id: string, queue: string, k: number, capacity: number): JobSpec {
+function tqJob(rng: Rng, id: string, queue: string, k: number, capacity: number, maxTask: number): JobSpec {
   const stages = rng.int(2, 4);
   return {
     id, queue, arrival: 0,
@@ -73,7 +83,7 @@ function tqJob(rng: Rng, id: string, queue: string, k: number, capacity: number)
       const tasks = rng.int(40, 300);
       const dominant = rng.int(0, k - 1);
       const domUnits = Math.round(capacity * rng.uniform(0.01, 0.04) * 1000) / 1000;
-      const duration = Array.from({ length: tasks }, () => Math.round(Math.min(600, rng.pareto(4, 1.5)) * 100) / 100);
+      const duration = Array.from({ length: tasks }, () => Math.round(Math.min(maxTask, rng.pareto(4, 1.5)) * 100) / 100);
       return { tasks, demand: taskDemand(rng, dominant, domUnits, k), duration, ...(s > 0 ? { parents: [s - 1] } : {}) };
     }),
   };
@@ -87,6 +97,7 @@ export function bopfWorkload(params: Partial<BopfWorkloadParams> = {}, seed = 1)
   const k = BOPF_RESOURCES.length;
   const queues: QueueSpec[] = [];
   const jobs: JobSpec[] = [];
+  let first: JobSpec | null = null;
   for (let l = 0; l < p.lqs; l++) {
     const name = `LQ${l}`;
     const period = Array.isArray(p.period) ? p.period[l % p.period.length] : p.period;
@@ -95,6 +106,13 @@ export function bopfWorkload(params: Partial<BopfWorkloadParams> = {}, seed = 1)
     const dominant = lqRng.int(0, k - 1);
     for (let b = 0; b < p.bursts; b++) {
       const { job, spec } = lqBurstJob(lqRng, p, name, b, p.lqStart + b * period, dominant);
+      first ??= job;
+      if (p.identicalLqs) {
+        // the same demand as the very first burst (same tasks and durations already)
+        const demand = first.stages[0].demand;
+        job.stages = job.stages.map((s) => ({ ...s, demand: [...demand] }));
+        spec.volume = first === job ? spec.volume : demand.map((d) => d * job.stages.reduce((v, s) => v + s.tasks * (s.duration as number), 0));
+      }
       jobs.push(job);
       bursts.push(spec);
     }
@@ -104,7 +122,7 @@ export function bopfWorkload(params: Partial<BopfWorkloadParams> = {}, seed = 1)
     const name = `TQ${t}`;
     const tqRng = rng.fork();
     queues.push({ name, kind: "TQ" });
-    for (let j = 0; j < p.tqJobs; j++) jobs.push(tqJob(tqRng, `${name}-j${j}`, name, k, p.capacity));
+    for (let j = 0; j < p.tqJobs; j++) jobs.push(tqJob(tqRng, `${name}-j${j}`, name, k, p.capacity, p.tqMaxTask));
   }
   return {
     name: "bopf", resources: BOPF_RESOURCES, capacity: BOPF_RESOURCES.map(() => p.capacity), queues, jobs,
@@ -134,6 +152,8 @@ function checkParams(p: BopfWorkloadParams, seed: unknown): void {
     if (p.period.length === 0) throw new InputError("params.period", "must list at least one period");
     p.period.forEach((x, i) => positive(`period[${i}]`, x));
   } else positive("period", p.period);
+  positive("tqMaxTask", p.tqMaxTask);
+  if (typeof p.identicalLqs !== "boolean") throw new InputError("params.identicalLqs", `must be true or false (got ${describeValue(p.identicalLqs)})`);
   positive("onPeriod", p.onPeriod); positive("lqScale", p.lqScale); positive("deadlineSlack", p.deadlineSlack); positive("capacity", p.capacity);
   if (typeof p.lqStart !== "number" || !(p.lqStart >= 0) || !Number.isFinite(p.lqStart)) throw new InputError("params.lqStart", `must be a finite number >= 0 (got ${describeValue(p.lqStart)})`);
   if (typeof seed !== "number" || !Number.isFinite(seed)) throw new InputError("seed", `must be a finite number (got ${describeValue(seed)})`);
