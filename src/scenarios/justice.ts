@@ -7,7 +7,8 @@
 import type { Table } from "./table.js";
 import type { Scenario, ScenarioOptions, ScenarioReport } from "./scenario.js";
 import { offeredLoad, workloadStats } from "../justice/workload.js";
-import { DEFAULT_POLICIES, averageOverDeadlines, runJusticeGrid } from "./justice-grid.js";
+import { DEFAULT_POLICIES, averageOverDeadlines, readParams, runJusticeGrid } from "./justice-grid.js";
+import { SEED_METRICS, formatCi, runJusticeSeeds, seedCi } from "./justice-seeds.js";
 
 export { JUSTICE_PRESETS, averageOverDeadlines, runJusticeGrid, type JusticeCellSummary } from "./justice-grid.js";
 
@@ -15,7 +16,9 @@ const COLUMNS = ["deadline", "allocator", "SDR", "Jain", "equality", "PTR", "WTR
 
 function run(opts: ScenarioOptions): ScenarioReport {
   const policies = opts.policies ?? DEFAULT_POLICIES;
-  const g = runJusticeGrid(opts.seed, opts.params, policies, opts.onProgress);
+  const nSeeds = readParams(opts.params).seeds;
+  const progress = (f: number) => opts.onProgress?.(nSeeds > 1 ? f / 2 : f);
+  const g = runJusticeGrid(opts.seed, { ...opts.params, seeds: 1 }, policies, progress);
   const tables: Table[] = [];
   const r3 = (x: number | null) => (x === null ? null : Math.round(x * 1000) / 1000);
   for (const s of g.settings) {
@@ -39,9 +42,27 @@ function run(opts: ScenarioOptions): ScenarioReport {
     notes: [
       "SDR: met/submitted. Jain: Jain's index on min(1, A_i/D_i), equality: Jain within classes of equal demand,",
       `util: busy/(busy+idle); these three are averaged over ${g.params.interval} s intervals. PTR/WTR: CPU·s of met / missed-or-killed jobs`,
-      "over the submitted computation time. Deadlines D_i = x * T_i, T_i: runtime with every CPU the job asks for.",
+      g.params.deadlineBasis === "capacity"
+        ? "over the submitted computation time. Deadlines D_i = x * T_i, T_i: runtime on min(tasks, capacity) CPUs (feasible)."
+        : "over the submitted computation time. Deadlines D_i = x * T_i, T_i: one wave, the runtime with every CPU the job asks for.",
     ],
   });
+  let seedCells: unknown;
+  if (nSeeds > 1) {
+    // every deadline type's mean and 95% interval over the seeds (docs/reproduction-justice.md)
+    const r = runJusticeSeeds(opts.seed, nSeeds, opts.params, policies, (f) => opts.onProgress?.(0.5 + f / 2));
+    const last = opts.seed + nSeeds - 1;
+    for (const setting of ["high", "moderate"] as const) {
+      const caps = [...new Set(r.capacities.map((c) => c[setting]))];
+      tables.push({
+        title: `Justice: ${setting === "high" ? "highly" : "moderately"} constrained (${caps.length === 1 ? caps[0] : `${Math.min(...caps)}-${Math.max(...caps)}`} CPUs), mean ± 95% interval over seeds ${opts.seed}-${last}`,
+        columns: ["deadline", "allocator", "SDR", "Jain", "equality", "PTR", "WTR", "util"],
+        rows: r.types.flatMap((d) => policies.map((a) => [d, a, ...SEED_METRICS.map((m) => formatCi(seedCi(r, setting, d, a, m)))])),
+        notes: ["Student-t 95% interval of the mean over the seeds; compare allocators with paired differences (justice-seeds.ts compare)."],
+      });
+    }
+    seedCells = { seeds: r.seeds, capacities: r.capacities };
+  }
   const stats = workloadStats(g.jobs);
   return {
     scenario: "justice",
@@ -51,6 +72,7 @@ function run(opts: ScenarioOptions): ScenarioReport {
     tables,
     metrics: {
       cells: g.cells,
+      ...(seedCells ? { seedRuns: seedCells } : {}),
       averages: Object.fromEntries(g.settings.map((s) => [s.setting, Object.fromEntries(policies.map((a) => [a, averageOverDeadlines(g.cells, s.setting, a)]))])),
     },
   };
