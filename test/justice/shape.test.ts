@@ -35,6 +35,17 @@ describe(`justice shape over seeds 1-${SEEDS} (paper-small)`, () => {
     }
   });
 
+  it("SDR: Justice above Reactive FS on every type, and above Baseline FS on every type but Aria2x4x, moderately constrained", () => {
+    for (const d of DEADLINE_TYPES) {
+      expectAbove("moderate", d, "justice", "reactive-fs", "sdr");
+      if (d !== "Aria2x4x") expectAbove("moderate", d, "justice", "baseline-fs", "sdr");
+    }
+  });
+
+  it("Fixed1x, moderately constrained: Justice makes exactly the Oracle's decisions (same SDR and PTR on every seed)", () => {
+    for (const m of ["sdr", "ptr"] as const) expect(seedValues(r, "moderate", "Fixed1x", "justice", m)).toEqual(seedValues(r, "moderate", "Fixed1x", "oracle", m));
+  });
+
   it("SDR: the Oracle above Justice on every deadline type, highly constrained", () => {
     for (const d of DEADLINE_TYPES) expectAbove("high", d, "oracle", "justice", "sdr");
   });
@@ -90,6 +101,10 @@ describe(`justice shape over seeds 1-${SEEDS} (paper-small)`, () => {
     for (const d of ["Jockey2x4x", "Aria1x3x", "Aria2x4x"] as const) expectBelow("high", d, "justice", "reactive-fs", "ptr");
   });
 
+  it("where Justice loses: PTR below Reactive FS on Fixed2x, Jockey2x4x, 90loose, Aria1x3x, Aria2x4x, moderately constrained", () => {
+    for (const d of ["Fixed2x", "Jockey2x4x", "90loose", "Aria1x3x", "Aria2x4x"] as const) expectBelow("moderate", d, "justice", "reactive-fs", "ptr");
+  });
+
   it("where Justice loses: moderately constrained Aria1x3x and Aria2x4x, PTR near 0 and WTR above Reactive FS", () => {
     for (const d of ["Aria1x3x", "Aria2x4x"] as const) {
       expectBelow("moderate", d, "justice", "reactive-fs", "ptr");
@@ -120,6 +135,21 @@ describe(`justice ablations over seeds 1-${SEEDS} (paper-small, Aria2x4x, modera
     const d = diff(off, "wtr");
     expect(d.every((x) => x < -0.3), `WTR change ${d.map((x) => x.toFixed(2))}`).toBe(true);
     expect(Math.max(...values(off, "ptr"))).toBeLessThan(0.06);
+  });
+
+  it("elsewhere the clamp helps: without it the moderately constrained Fixed2x PTR falls on every seed", () => {
+    const on = runJusticeSeeds(1, SEEDS, { preset: "paper-small", deadlines: "Fixed2x" }, ["justice"]);
+    const off = runJusticeSeeds(1, SEEDS, { preset: "paper-small", deadlines: "Fixed2x", clampToMin: 0 }, ["justice"]);
+    const v = (x: typeof on) => seedValues(x, "moderate", "Fixed2x", "justice", "ptr");
+    expect(v(off).every((x, i) => x < v(on)[i])).toBe(true);
+  });
+
+  it("wave rounding is not the cause: under the fluid runtime Justice equals the Oracle's PTR on Fixed2x, while Aria2x4x stays far below it", () => {
+    const f = runJusticeSeeds(1, SEEDS, { preset: "paper-small", deadlines: "Fixed2x,Aria2x4x", runtime: "fluid" }, ["justice", "oracle"]);
+    const v = (d: DeadlineType, a: string) => seedValues(f, "moderate", d, a, "ptr");
+    expect(v("Fixed2x", "justice")).toEqual(v("Fixed2x", "oracle"));
+    expect(Math.max(...v("Aria2x4x", "justice"))).toBeLessThan(0.15);
+    expect(Math.min(...v("Aria2x4x", "oracle"))).toBeGreaterThan(0.5);
   });
 
   it("learning from single-task jobs costs PTR: without them PTR rises on every seed", () => {
