@@ -11,12 +11,12 @@ import type { Rng } from "../des/random.js";
 import { type DeadlineJob, RUNTIME_MODELS, type RuntimeModel, optimalRuntime, taskDuration } from "./model.js";
 
 /**
- * What T_i is. "requested" (default): the runtime with every CPU the job asks for
- * (requestedTasks CPUs: one wave of d = compTime / requestedTasks seconds, in both runtime
- * models), i.e. its runtime on an unconstrained cluster, as the paper takes T_i from the
- * original traces. On a constrained cluster a job with more tasks than CPUs may then have an
- * infeasible deadline (the Oracle drops it at submission). "capacity": the runtime with
- * min(requestedTasks, capacity) CPUs on this cluster, so every deadline is feasible.
+ * What T_i is. "capacity" (default): the runtime with min(requestedTasks, capacity) CPUs on this
+ * cluster in the run's runtime model, so x * T_i is at least the runtime on every CPU the job
+ * could get and every deadline is feasible, as the paper assumes (§2: "the deadline is
+ * feasible"). "requested" (the option): one wave of d = compTime / requestedTasks seconds, the
+ * runtime with every CPU the job asks for on an unconstrained cluster; a job with more tasks
+ * than the cluster's CPUs then has an infeasible deadline (the Oracle drops it at submission).
  */
 export type DeadlineBasis = "requested" | "capacity";
 import { checkInt } from "./validate.js";
@@ -49,7 +49,7 @@ export function expansionFactor(type: DeadlineType, rng: Rng): number {
  */
 export function assignDeadlines<J extends Omit<DeadlineJob, "deadline">>(
   jobs: readonly J[], type: DeadlineType, capacity: number, rng: Rng, runtime: RuntimeModel = "waves",
-  basis: DeadlineBasis = "requested",
+  basis: DeadlineBasis = "capacity",
 ): Array<J & { deadline: number; expansion: number }> {
   if (!Array.isArray(jobs)) throw new InputError("jobs", `expected an array of jobs, got ${describeValue(jobs)}`);
   if (!DEADLINE_TYPES.includes(type)) expansionFactor(type, rng); // throws the InputError

@@ -52,6 +52,11 @@ export interface EstimatorOptions {
   smoothing?: number;
   /** "exponential" (default) or "equal" weights for past errors. */
   errorWeighting?: ErrorWeighting;
+  /**
+   * VALIDATE_FRACTION's lower bound: true (default, the paper) clamps to MinCPUFrac, the lowest
+   * minReqRate ever seen; false clamps to 0 only (an ablation, docs/reproduction-justice.md).
+   */
+  clampToMin?: boolean;
 }
 
 export interface TrackedJob {
@@ -110,6 +115,7 @@ export class JusticeEstimator {
   readonly capacity: number;
   readonly smoothing: number;
   readonly errorWeighting: ErrorWeighting;
+  readonly clampToMin: boolean;
 
   private readonly rates: number[] = [];
   private readonly errors: number[] = [];
@@ -127,6 +133,7 @@ export class JusticeEstimator {
     this.smoothing = opts.smoothing ?? 0.5;
     this.errorWeighting = opts.errorWeighting ?? "exponential";
     this.errorAvg = new SmoothedAverage(this.errorWeighting, this.smoothing);
+    this.clampToMin = opts.clampToMin === undefined ? true : checkBoolean("clampToMin", opts.clampToMin);
   }
 
   /** Algorithm 1, TRACK_JOB: learn from a completed job (met or missed deadline). */
@@ -173,7 +180,7 @@ export class JusticeEstimator {
 
   /** Algorithm 3, VALIDATE_FRACTION: clamp into [MinCPUFrac, 1] (1 wins if MinCPUFrac > 1). */
   validateFraction(fraction: number): number {
-    const lo = this.minFrac ?? 0;
+    const lo = this.clampToMin ? this.minFrac ?? 0 : 0;
     return Math.min(1, Math.max(lo, fraction));
   }
 

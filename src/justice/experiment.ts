@@ -18,7 +18,7 @@ export interface CellOptions {
   allocatorParams?: Record<string, unknown>;
   /** Runtime model (default "waves"). */
   runtime?: RuntimeModel;
-  /** What T_i is (deadlines.ts); default "requested". */
+  /** What T_i is (deadlines.ts); default "capacity" (feasible deadlines). */
   deadlineBasis?: DeadlineBasis;
   /** Metric interval, s (default 60). */
   interval?: number;
@@ -32,7 +32,7 @@ export interface CellResult {
 
 export function withDeadlines(
   jobs: readonly GeneratedJob[], type: DeadlineType, capacity: number, seed: number,
-  runtime: RuntimeModel = "waves", basis: DeadlineBasis = "requested",
+  runtime: RuntimeModel = "waves", basis: DeadlineBasis = "capacity",
 ): DeadlineJob[] {
   return assignDeadlines(jobs, type, capacity, new Rng(seed), runtime, basis).map(({ id, arrival, requestedTasks, compTime, deadline }) =>
     ({ id, arrival, requestedTasks, compTime, deadline }));
@@ -40,7 +40,7 @@ export function withDeadlines(
 
 export function runCell(o: CellOptions): CellResult {
   const runtime = o.runtime ?? "waves";
-  const jobs = withDeadlines(o.jobs, o.deadlineType, o.capacity, o.deadlineSeed, runtime, o.deadlineBasis ?? "requested");
+  const jobs = withDeadlines(o.jobs, o.deadlineType, o.capacity, o.deadlineSeed, runtime, o.deadlineBasis ?? "capacity");
   const alloc = createAllocator(o.allocator, { capacity: o.capacity, params: o.allocatorParams, runtime });
   const run = runDeadlineSim(jobs, alloc, { capacity: o.capacity, runtime });
   return { jobs, run, metrics: computeMetrics(jobs, run, o.interval ?? 60) };

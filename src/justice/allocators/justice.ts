@@ -21,7 +21,7 @@ import type { Allocator, AllocatorContext, AllocatorFactory, JobView } from "../
 import { JusticeEstimator } from "../estimator.js";
 import { Heap } from "../../des/heap.js";
 import type { ErrorWeighting } from "../smoothing.js";
-import { checkInt } from "../validate.js";
+import { checkBoolean, checkInt } from "../validate.js";
 import { readParams } from "./params.js";
 
 export interface JusticeParams {
@@ -31,9 +31,13 @@ export interface JusticeParams {
   smoothing?: number;
   /** "exponential" (default) or "equal" weights for past errors. */
   errorWeighting?: ErrorWeighting;
+  /** VALIDATE_FRACTION clamps to the lowest fraction ever seen (default true, the paper). */
+  clampToMin?: boolean;
+  /** TRACK_JOB learns from 1-task jobs too (default true, the paper). */
+  trackSingleTask?: boolean;
 }
 
-const DEFAULTS = { dropThreshold: 10, smoothing: 0.5, errorWeighting: "exponential" as ErrorWeighting };
+const DEFAULTS = { dropThreshold: 10, smoothing: 0.5, errorWeighting: "exponential" as ErrorWeighting, clampToMin: true, trackSingleTask: true };
 
 interface Offer {
   job: JobView;
@@ -52,7 +56,9 @@ export const justiceAllocator: AllocatorFactory = {
       capacity,
       smoothing: p.smoothing ?? DEFAULTS.smoothing,
       errorWeighting: p.errorWeighting ?? DEFAULTS.errorWeighting,
+      clampToMin: p.clampToMin ?? DEFAULTS.clampToMin,
     });
+    const trackSingleTask = checkBoolean("params.trackSingleTask", p.trackSingleTask ?? DEFAULTS.trackSingleTask);
     let admitted = 0;
     const alloc: Allocator & { estimator: JusticeEstimator } = {
       name: "justice",
@@ -77,6 +83,7 @@ export const justiceAllocator: AllocatorFactory = {
         }
       },
       onComplete(job: JobView, met: boolean) {
+        if (!trackSingleTask && job.spec.requestedTasks === 1) return;
         estimator.trackJob({
           compTime: job.spec.compTime,
           requestedTasks: job.spec.requestedTasks,
