@@ -179,8 +179,8 @@ export class NodeModel {
   }
 
   // CRV demand (monitor.ts): every task of an admitted job counts toward its constraints on
-  // arrival; a task bound through a probe leaves it. Tasks placed centrally are never
-  // subtracted (the accounting as it stands; docs/notes/phoenix.md).
+  // arrival; a task bound through a probe leaves it. Tasks placed centrally leave it when they
+  // start with releaseLongDemand; without it they are never subtracted (docs/notes/phoenix.md).
   addDemand(j: Job): void {
     for (const c of j.ids) this.crv.add(c, j.n);
   }
@@ -201,6 +201,7 @@ export class NodeModel {
   private serve(w: number, e: Entry): void {
     const j = e.job;
     if (e.task >= 0) {
+      if (this.o.releaseLongDemand) this.launched(j);
       this.startTask(w, e, e.task, this.now);
       return;
     }
