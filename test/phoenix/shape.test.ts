@@ -18,10 +18,11 @@
 // a known failure (`it.fails`, geometric mean < 0.95), so the day it starts to hold this file
 // turns red and someone updates it. Why the gap is small: the short-job tail is throughput-bound
 // (constrained jobs whose tasks serialize on 0-2 eligible short-only workers), which no queue
-// order changes (scenario header). The last test pins our best explanation of the paper's
-// larger gap: Eagle's published simulator, which the Phoenix paper built on, does not run SRPT
-// (a misspelled variable makes it serve the newest probe the slack admits; policies.ts,
-// newestProbeFirst). Against that Eagle-C, Phoenix's p99 is 0.98, 0.98, 0.90, 0.87, 0.89 at ~90%
+// order changes (scenario header). The last test pins one hypothesis for the paper's larger
+// gap: older versions of Eagle's published simulator, which the Phoenix paper built on, did not
+// run SRPT (a misspelled variable made it serve the newest probe the slack admits; policies.ts,
+// newestProbeFirst). That bug was fixed in that simulator on 2017-02-23 (commit f03c754), so
+// whether the paper's Eagle-C ran this order is not known. Against that Eagle-C, Phoenix's p99 is 0.98, 0.98, 0.90, 0.87, 0.89 at ~90%
 // (seeds 1-5, geometric mean 0.92) and 1.00 at ~40% (seed 1). Phoenix run with the same
 // newest-first order gains nothing over it (1.00, 1.10, 1.00, 1.00, 0.99): the explanation is
 // SRPT vs that order, not CRV.
@@ -117,7 +118,7 @@ describe("Phoenix vs Eagle-C on Yahoo (20 seeds)", () => {
     expect(geoMean(high.map(shortP99))).toBeLessThan(0.95);
   });
 
-  it("explanation of the magnitude: against Eagle-C in the order Eagle's simulator runs (newest probe first), the gap is the paper's size", () => {
+  it("a hypothesis for the magnitude: against Eagle-C in the order Eagle's simulator ran before commit f03c754 (newest probe first), the gap is the paper's size", () => {
     const vsNewest = newest.map((n, i) => high[i].p.g.short.p99! / n.g.short.p99!);
     const geo = geoMean(vsNewest);
     expect(geo).toBeLessThan(0.95);

@@ -5,16 +5,18 @@
 // the event handlers (node/handlers/) drive this state.
 import type { Engine } from "../../engine/engine.js";
 import { InputError, describeValue } from "../../errors.js";
+import { Environment } from "../../des/environment.js";
 import { Rng } from "../../des/random.js";
+import type { RunawayGuard } from "../../des/runaway-guard.js";
 import { ConstraintIndex, type Machines } from "../constraints.js";
-import { NodeEvents } from "../event-queue.js";
 import { generateMachines } from "../machines.js";
 import { CrvTable, WorkerHistory } from "../monitor.js";
 import { tableIIThreshold } from "../crv-threshold.js";
 import { movedAhead } from "../moved-ahead.js";
 import type { PhoenixJob } from "../workload.js";
 import { BusyTime } from "./busy-time.js";
-import { FLUSH, GRANT, END, FREE, PROBE } from "./events.js";
+import { heartbeatGuard } from "./heartbeat-guard.js";
+import { FLUSH, GRANT, END, FREE, PROBE, type NodeEvent } from "./events.js";
 import type { NodeHooks } from "./hooks.js";
 import { checkJob, type ResolvedNodeSettings } from "./options.js";
 import { WorkerSampler } from "./sampler.js";
@@ -34,7 +36,8 @@ export class NodeModel {
   readonly history: WorkerHistory;
   readonly sampler: WorkerSampler;
   readonly jobs: Job[];
-  readonly events = new NodeEvents();
+  /** The event queue and clock (src/des); events are scheduled by absolute time only (at()). */
+  readonly events = new Environment<NodeEvent>();
   /** Round trip of a task request, seconds. */
   readonly rtt: number;
 
@@ -59,9 +62,8 @@ export class NodeModel {
   /** First arrival event handled (the makespan's start). */
   firstArrival = Infinity;
   readonly busy: BusyTime;
-  /** Heartbeats so far, and the most a run may need (far beyond any trace's: Yahoo at 90% load ~5,000). */
-  beats = 0;
-  readonly maxBeats: number;
+  /** Bounds the heartbeats (far beyond any trace's need: Yahoo at 90% load ~5,000). */
+  readonly beatGuard: RunawayGuard;
   readonly stats = { reorderedTasks: 0, crvReorderedTasks: 0, reorderRounds: 0, crvQueueRounds: 0, hotHeartbeats: 0, crvWorkerBeats: 0, stolenProbes: 0, cancelledProbes: 0, probesBehindLong: 0, resentProbes: 0, events: 0 };
 
   /** Filled by install(). */
@@ -106,7 +108,7 @@ export class NodeModel {
     this.firstArr = this.jobs.reduce((m, j) => Math.min(m, j.spec.arrival), Infinity);
     this.lastArr = this.jobs.reduce((m, j) => Math.max(m, j.spec.arrival), -Infinity);
     this.busy = new BusyTime(this.firstArr, this.lastArr, o.busyWindow);
-    this.maxBeats = Math.max(2 ** 22, 1000 * this.jobs.length);
+    this.beatGuard = heartbeatGuard(Math.max(2 ** 22, 1000 * this.jobs.length), o.heartbeat);
   }
 
   /** The current time: the time of the event being handled. */
@@ -116,6 +118,7 @@ export class NodeModel {
 
   /** Schedules an event of `type` (node/events.ts) at absolute `time`. */
   at(time: number, type: number, a = 0, b = 0): void {
+    // absolute time, priority 0: a delay (schedule) would compute now + (time - now), not always time
     this.events.scheduleAt(time, { type, a, b });
   }
 
@@ -176,8 +179,8 @@ export class NodeModel {
   }
 
   // CRV demand (monitor.ts): every task of an admitted job counts toward its constraints on
-  // arrival; a task bound through a probe leaves it. Tasks placed centrally are never
-  // subtracted (the accounting as it stands; docs/notes/phoenix.md).
+  // arrival; a task bound through a probe leaves it. Tasks placed centrally leave it when they
+  // start with releaseLongDemand; without it they are never subtracted (docs/notes/phoenix.md).
   addDemand(j: Job): void {
     for (const c of j.ids) this.crv.add(c, j.n);
   }
@@ -198,6 +201,7 @@ export class NodeModel {
   private serve(w: number, e: Entry): void {
     const j = e.job;
     if (e.task >= 0) {
+      if (this.o.releaseLongDemand) this.launched(j);
       this.startTask(w, e, e.task, this.now);
       return;
     }

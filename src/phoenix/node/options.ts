@@ -47,6 +47,18 @@ export interface NodeSimSettings {
   shortOnlyFraction?: number;
   /** Victims an idle worker contacts per stealing attempt (Hawk). Default 10. */
   stealAttempts?: number;
+  /**
+   * Which idle workers may steal (work-stealing plugin): "short-only" = the short-only partition
+   * only (the model as first written); "any" = any idle worker with an empty queue, as Hawk's
+   * simulator does (issue 19). Default "short-only" until the re-measurement over seeds is done.
+   */
+  stealers?: "short-only" | "any";
+  /**
+   * CRV demand of centrally placed (long) tasks leaves when the task starts, as a probed task's
+   * does when it is bound (issue 19: without it long-job demand only grows). Default false
+   * (the accounting as it stands) until the re-measurement over seeds is done.
+   */
+  releaseLongDemand?: boolean;
   /** Tasks per worker in the E[W] history. Default 16. */
   historyLength?: number;
   /**
@@ -72,7 +84,7 @@ export function checkOptions(opts: NodeSimSettings): ResolvedNodeSettings {
     probeRatio: opts.probeRatio ?? 2, minProbes: opts.minProbes ?? 0, networkDelay: opts.networkDelay ?? 0.0005, heartbeat: opts.heartbeat ?? 9,
     slackThreshold: opts.slackThreshold ?? 5, crvThreshold: opts.crvThreshold ?? 1, tableIIThresholds: opts.tableIIThresholds ?? true, qwaitThreshold: opts.qwaitThreshold ?? 90, qwaitLoad: opts.qwaitLoad ?? 0.9,
     shortOnlyFraction: opts.shortOnlyFraction ?? 0.02, stealAttempts: opts.stealAttempts ?? 10, historyLength: opts.historyLength ?? 16,
-    busyWindow: opts.busyWindow ?? 0,
+    busyWindow: opts.busyWindow ?? 0, stealers: opts.stealers ?? "short-only", releaseLongDemand: opts.releaseLongDemand ?? false,
   };
   const int = (f: keyof ResolvedNodeSettings, min: number) => {
     const v = r[f];
@@ -87,6 +99,8 @@ export function checkOptions(opts: NodeSimSettings): ResolvedNodeSettings {
   if (!Number.isFinite(r.seed)) throw new InputError("seed", `must be a finite number (got ${describeValue(r.seed)})`);
   pos("cutoff", true); pos("networkDelay", true); pos("heartbeat", false); pos("crvThreshold", true); pos("qwaitThreshold", true); pos("busyWindow", true);
   if (!(typeof r.qwaitLoad === "number" && r.qwaitLoad >= 0 && r.qwaitLoad < 1)) throw new InputError("qwaitLoad", `must be in [0, 1) (got ${describeValue(r.qwaitLoad)})`);
+  if (r.stealers !== "short-only" && r.stealers !== "any") throw new InputError("stealers", `must be "short-only" or "any" (got ${describeValue(r.stealers)})`);
+  if (typeof r.releaseLongDemand !== "boolean") throw new InputError("releaseLongDemand", `must be true or false (got ${describeValue(r.releaseLongDemand)})`);
   if (typeof r.tableIIThresholds !== "boolean") throw new InputError("tableIIThresholds", `must be true or false (got ${describeValue(r.tableIIThresholds)})`);
   if (!(r.shortOnlyFraction >= 0 && r.shortOnlyFraction < 1)) throw new InputError("shortOnlyFraction", `must be in [0, 1) (got ${describeValue(r.shortOnlyFraction)})`);
   return r;

@@ -1,5 +1,6 @@
 // Idle "work-stealing" (Hawk's randomized stealing): a worker of the short-only partition (any
-// worker without a partition) that is idle with an empty queue contacts up to stealAttempts
+// worker without a partition; any worker at all with stealers "any", as Hawk's simulator) that
+// is idle with an empty queue contacts up to stealAttempts
 // random workers; from the first that holds long work (running, or queued) it takes the short
 // probes queued behind that long work whose job still has unbound tasks and whose constraints
 // the thief satisfies.
@@ -12,8 +13,8 @@ export const workStealing: NodePlugin = {
   fills: ["idle"],
   build: (m) => ({
     idle(thief) {
-      // which workers may steal: the short-only partition, they never hold long tasks
-      if (thief >= (m.shortOnly > 0 ? m.shortOnly : m.workers)) return;
+      // which workers may steal: by default the short-only partition (they never hold long tasks)
+      if (m.o.stealers === "short-only" && thief >= (m.shortOnly > 0 ? m.shortOnly : m.workers)) return;
       const W = m.workers, queues = m.queues;
       for (let k = 0; k < m.o.stealAttempts; k++) {
         const v = m.stealRng.int(0, W - 1);
