@@ -102,7 +102,7 @@ main().catch((e) => { window.__result = "error: " + (e && e.stack || e); });
 `;
 write("browser-default.js", browserMain(false));
 write("browser-init.js", browserMain(true));
-write("index.html", `<!doctype html><html><body><script type="module" src="./browser-default.js"></script></body></html>`);
+write("index.html", `<!doctype html><html><head><link rel="icon" href="data:,"></head><body><script type="module" src="./browser-default.js"></script></body></html>`);
 write("typed.ts", `import { loadEngine, initWasm, InputError, type DrfResult, type WasmSource } from "fairsched";
 import wasmUrl from "fairsched/wasm";
 import * as testkit from "fairsched/testkit";
@@ -154,7 +154,7 @@ function bundleDir(name, files) {
   for (const [f, text] of Object.entries(files)) writeFileSync(join(dir, f), text);
   return dir;
 }
-const page = (script, type = "module") => `<!doctype html><html><body><script${type ? ` type="${type}"` : ""} src="./${script}"></script></body></html>`;
+const page = (script, type = "module") => `<!doctype html><html><head><link rel="icon" href="data:,"></head><body><script${type ? ` type="${type}"` : ""} src="./${script}"></script></body></html>`;
 
 // ---- the matrix
 const HOSTS = [
