@@ -1,5 +1,5 @@
 // fairsched: the public API.
-export { loadEngine, loadEngineSync, defaultWasmUrl, type LoadOptions, type WasmSource } from "./engine/load.js";
+export { loadEngine, loadEngineSync, initWasm, initWasmSync, defaultWasmUrl, type LoadOptions, type WasmSource, type WasmBytes } from "./engine/load.js";
 export { Engine, type DrfInput, type DrfResult, type SrptInput, type SrptResult } from "./engine/engine.js";
 export { InputError } from "./errors.js";
 export { PreparedProblem } from "./kernels/prepared-problem.js";

@@ -30,6 +30,7 @@ const LAYERS: Record<string, number> = {
   testkit: 9,
   cli: 10,
   "index.ts": 11, // the package entry
+  node: 11, // the "node" export condition: the entries with Node's fs handed to the loader
 };
 
 const SRC = fileURLToPath(new URL("../src/", import.meta.url));

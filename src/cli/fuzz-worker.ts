@@ -2,6 +2,7 @@
 // answers {id, state} with {id, allocation} or {id, error}. A hang here is ended by the
 // fuzzer terminating this thread (src/cli/fuzz-remote.ts).
 import { parentPort, workerData } from "node:worker_threads";
+import "../util/provide-node-builtins.js"; // Node's fs for the loader in this thread
 
 const port = parentPort!;
 let allocate: (state: unknown) => unknown;

@@ -1,37 +1,46 @@
-// Loading the engine. The core has no Node-only imports: in Node the default .wasm is read
-// through process.getBuiltinModule (no static `node:` import), in browsers it is fetched;
-// any host can pass the bytes or a compiled module itself.
+// Loading the engine. The core has no Node-only imports and no top-level `import.meta.url` use:
+// in Node the default .wasm is read through the file system the Node entry points provide
+// (src/util/node-builtins.ts), elsewhere it is fetched; the default location is resolved only
+// when it is needed, so IIFE bundles load. Any host can hand over the bytes, a compiled module or
+// a URL instead, per call (options.wasm) or once for the default (initWasm, as resvg-wasm and
+// esbuild-wasm do).
 import { instantiate, instantiateSync } from "@assemblyscript/loader";
 import type { BackendKind } from "../kernels/backend.js";
 import { Engine } from "./engine.js";
 import { InputError, describeValue } from "../errors.js";
 import { JsBackend } from "./js-backend.js";
 import { REQUIRED_EXPORTS, WasmBackend, type FairschedExports } from "./wasm-backend.js";
+import { nodeBuiltin } from "../util/node-builtins.js";
+import type { WasmBytes } from "./host-types.js";
 
-export type WasmSource = BufferSource | WebAssembly.Module | URL | string;
+export type { WasmBytes } from "./host-types.js";
+export type WasmSource = WasmBytes | WebAssembly.Module | URL | string;
 
 export interface LoadOptions {
   /** 'wasm' (default) or 'js' (the pure-TypeScript reference backend). */
   backend?: BackendKind;
-  /** The WASM: bytes, a compiled module, or a URL/path. Default: the package's build/fairsched.wasm. */
+  /** The WASM: bytes, a compiled module, or a URL/path. Default: the one given to initWasm, else the package's build/fairsched.wasm. */
   wasm?: WasmSource;
 }
 
-/** Where the package's own .wasm lives (src/engine and dist/engine are at the same depth). */
-export const defaultWasmUrl: URL = new URL("../../build/fairsched.wasm", import.meta.url);
+/**
+ * Where the package's own .wasm lives (src/engine and dist/engine are at the same depth), resolved
+ * on call: a bundle without `import.meta.url` (an IIFE) gets an InputError saying what to pass.
+ */
+export function defaultWasmUrl(): URL {
+  try {
+    return new URL("../../build/fairsched.wasm", import.meta.url);
+  } catch {
+    throw new InputError("options.wasm", "the default .wasm location is unknown in this bundle (no import.meta.url); call initWasm(bytes | WebAssembly.Module | URL) first or pass options.wasm (docs/bundlers.md)");
+  }
+}
 
 let defaultModule: WebAssembly.Module | null = null;
 let defaultModulePromise: Promise<WebAssembly.Module> | null = null;
 
 interface NodeFs {
-  readFileSync(path: URL | string): Uint8Array<ArrayBuffer>;
-  promises: { readFile(path: URL | string): Promise<Uint8Array<ArrayBuffer>> };
-}
-
-function nodeFs(): NodeFs | null {
-  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  const fs = proc?.getBuiltinModule?.("node:fs");
-  return (fs as NodeFs | undefined) ?? null;
+  readFileSync(path: URL): Uint8Array;
+  promises: { readFile(path: URL): Promise<Uint8Array> };
 }
 
 function toUrl(src: URL | string): URL {
@@ -75,10 +84,10 @@ function backendOf(exports: Record<string, unknown>): WasmBackend {
 function compileSync(src: WasmSource | undefined): WebAssembly.Module {
   if (src instanceof WebAssembly.Module) return src;
   if (src === undefined && defaultModule) return defaultModule;
-  let bytes: BufferSource;
+  let bytes: WasmBytes;
   if (src === undefined || src instanceof URL || typeof src === "string") {
-    const url = toUrl(src ?? defaultWasmUrl);
-    const fs = nodeFs();
+    const url = toUrl(src ?? defaultWasmUrl());
+    const fs = nodeBuiltin<NodeFs>("node:fs");
     if (url.protocol !== "file:" || !fs) {
       throw new InputError("options.wasm", "loadEngineSync cannot fetch a URL here; pass the bytes or a WebAssembly.Module, or use loadEngine()");
     }
@@ -88,7 +97,7 @@ function compileSync(src: WasmSource | undefined): WebAssembly.Module {
   }
   let mod: WebAssembly.Module;
   try {
-    mod = new WebAssembly.Module(bytes);
+    mod = new WebAssembly.Module(bytes as BufferSource);
   } catch (e) {
     throw badModule(e);
   }
@@ -100,18 +109,27 @@ async function compileAsync(src: WasmSource | undefined): Promise<WebAssembly.Mo
   if (src instanceof WebAssembly.Module) return src;
   if (src === undefined) {
     if (defaultModule) return defaultModule;
-    defaultModulePromise ??= fetchAndCompile(defaultWasmUrl).then((m) => (defaultModule = m));
+    defaultModulePromise ??= Promise.resolve()
+      .then(() => fetchAndCompile(defaultWasmUrl()))
+      .then((m) => (defaultModule = m))
+      .catch((e: unknown) => {
+        defaultModulePromise = null; // a later call (after initWasm, or once the file exists) retries
+        throw e;
+      });
     return defaultModulePromise;
   }
   if (src instanceof URL || typeof src === "string") return fetchAndCompile(toUrl(src));
-  return WebAssembly.compile(src).catch((e: unknown) => {
+  return WebAssembly.compile(src as BufferSource).catch((e: unknown) => {
     throw badModule(e);
   });
 }
 
 async function fetchAndCompile(url: URL): Promise<WebAssembly.Module> {
-  const fs = nodeFs();
-  if (url.protocol === "file:" && fs) return WebAssembly.compile(await fs.promises.readFile(url));
+  const fs = nodeBuiltin<NodeFs>("node:fs");
+  if (url.protocol === "file:" && fs) return WebAssembly.compile((await fs.promises.readFile(url)) as BufferSource);
+  if (url.protocol === "file:" && typeof globalThis.location === "undefined") {
+    throw new InputError("options.wasm", `cannot read ${url.href} here (no file system handed over): import fairsched through its "node" export condition, or pass the bytes`);
+  }
   const res = await fetch(url);
   if (!res.ok) throw new InputError("options.wasm", `fetching ${url.href} failed: HTTP ${res.status}`);
   if (typeof WebAssembly.compileStreaming === "function" && res.headers.get("content-type") === "application/wasm") {
@@ -149,4 +167,28 @@ export async function loadEngine(options: LoadOptions = {}): Promise<Engine> {
     throw badModule(e);
   }
   return new Engine(backendOf(exports));
+}
+
+/**
+ * Sets the module every later loadEngine()/loadEngineSync() without options.wasm uses, from bytes,
+ * a compiled WebAssembly.Module, or a URL/path (fetched, or read from disk in Node). For bundles
+ * that do not ship the .wasm beside the code (docs/bundlers.md). Returns the compiled module.
+ */
+export async function initWasm(source: WasmSource): Promise<WebAssembly.Module> {
+  checkOptions({ wasm: source });
+  if (source === undefined) throw new InputError("source", "expected bytes, a WebAssembly.Module, a URL or a path, got undefined");
+  const mod = await compileAsync(source);
+  defaultModule = mod;
+  defaultModulePromise = null;
+  return mod;
+}
+
+/** initWasm for bytes or a WebAssembly.Module (or a file path/URL in Node), synchronously. */
+export function initWasmSync(source: WasmSource): WebAssembly.Module {
+  checkOptions({ wasm: source });
+  if (source === undefined) throw new InputError("source", "expected bytes, a WebAssembly.Module, a URL or a path, got undefined");
+  const mod = compileSync(source);
+  defaultModule = mod;
+  defaultModulePromise = null;
+  return mod;
 }

@@ -12,15 +12,17 @@
 // the jobs long (the Phoenix paper's Table III reports 91.56% short jobs for its Yahoo trace);
 // those jobs carry 99% of the work, which is why long jobs set the cluster's utilization.
 import { InputError } from "../errors.js";
+import { nodeBuiltin, type NodeBuiltinId } from "../util/node-builtins.js";
 
 /**
  * A Node built-in module, reached when loadEagleTrace runs (no static `node:` import: the package
- * entry reaches this file through the phoenix scenario and must load in browsers).
+ * entry reaches this file through the phoenix scenario and must load in browsers; the Node entry
+ * points provide the modules, src/util/node-builtins.ts).
  */
-function nodeModule<T>(id: string): T {
-  const m = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.(id);
-  if (!m) throw new Error(`loadEagleTrace needs Node's ${id} (Node >= 20.16)`);
-  return m as T;
+function nodeModule<T>(id: NodeBuiltinId): T {
+  const m = nodeBuiltin<T>(id);
+  if (!m) throw new Error(`loadEagleTrace needs Node's ${id}: import fairsched through its "node" export condition (Node, Deno, Bun)`);
+  return m;
 }
 
 export interface TraceJob {

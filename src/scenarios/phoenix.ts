@@ -22,6 +22,7 @@ import { InputError } from "../errors.js";
 import { EAGLE_CUTOFFS, parseEagleTrace } from "../phoenix/eagle-trace.js";
 import { attachConstraints, offeredLoad, workersForUtilization } from "../phoenix/workload.js";
 import { simulateNodes } from "../phoenix/node-sim.js";
+import { nodeBuiltin, type NodeBuiltinId } from "../util/node-builtins.js";
 import { GROUPS, busyAtArrivals, groupStats, saturatedSpan } from "../phoenix/metrics.js";
 import { getNodePolicy, nodePolicyNames, type NodePolicy } from "../phoenix/policies.js";
 
@@ -29,13 +30,13 @@ const DEFAULT_POLICIES = ["phoenix", "eagle-c", "hawk-c", "sparrow-c"];
 /** Where the traces are when the `traceDir` param is not given. */
 const TRACES_ENV = "FAIRSCHED_TRACES";
 
-type NodeProcess = { env?: Record<string, string | undefined>; getBuiltinModule?: (id: string) => unknown };
+type NodeProcess = { env?: Record<string, string | undefined> };
 const host = (): NodeProcess | undefined => (globalThis as { process?: NodeProcess }).process;
 
-function nodeModule<T>(id: string): T {
-  const m = host()?.getBuiltinModule?.(id);
-  if (!m) throw new InputError("params.traceDir", `reading a trace needs Node's ${id} (Node >= 20.16)`);
-  return m as T;
+function nodeModule<T>(id: NodeBuiltinId): T {
+  const m = nodeBuiltin<T>(id);
+  if (!m) throw new InputError("params.traceDir", `reading a trace needs Node's ${id}: import fairsched through its "node" export condition (Node, Deno, Bun)`);
+  return m;
 }
 /** Width of the busy-profile windows (s) behind the busy@short and saturated columns. */
 const BUSY_WINDOW = 1000;

@@ -2,6 +2,7 @@
 // time, through the scenario registry. Each cell's result depends only on (scenario, policy,
 // params, seed), never on which worker ran it or what ran before, so sharding cannot change it.
 import { parentPort, workerData } from "node:worker_threads";
+import "../util/provide-node-builtins.js"; // Node's fs for the loader in this thread
 import { InputError } from "../errors.js";
 import { loadEngineSync } from "../engine/load.js";
 import { getScenario, listScenarios } from "../scenarios/registry.js";
