@@ -65,6 +65,7 @@ export const bopfScenario: Scenario = {
   name: "bopf",
   description: "BoPF vs DRF and SP: 1 LQ + N TQs (N = 1..32, Tables 3-4) and LQ burst scaling with 8 TQs (Fig. 9)",
   defaultPolicies: ["drf", "sp", "bopf"],
+  params: ["tqJobs", "bursts", "period", "tqs", "scales", "fig9Period", "fig9Bursts"],
   run({ policies, seed, params, engine, onProgress }) {
     const pols = policies ?? this.defaultPolicies;
     checkPolicies(pols);

@@ -20,6 +20,7 @@ export const ltrfMacroScenario: Scenario = {
   name: "ltrf-macro",
   description: "LTRF paper §7.2: Facebook/Purdue/TPC-H/Spark queues for one hour; sharing benefit Psi and loss Omega under LTRF and MLRF",
   defaultPolicies: ["mlrf", "ltrf"],
+  params: [...Object.keys(MACRO_DEFAULTS), "every"],
   run({ policies, seed, params, engine, onProgress }) {
     const p = macroParamsFrom(params);
     const step = numParam(params, "every", 300);

@@ -40,5 +40,10 @@ export interface Scenario {
   readonly name: string;
   readonly description: string;
   readonly defaultPolicies: string[];
+  /**
+   * Every `--param` name the scenario reads; any other name is an error (params.ts). Every
+   * built-in declares it; a plugin that leaves it out gets no name check.
+   */
+  readonly params?: readonly string[];
   run(opts: ScenarioOptions): ScenarioReport;
 }
