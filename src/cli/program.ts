@@ -10,6 +10,10 @@ import type { ScenarioReport } from "../scenarios/scenario.js";
 import { replayTrace } from "../scenarios/trace-replay.js";
 import { SimulationError } from "../errors.js";
 import { listPolicies } from "../sim/registry.js";
+import { listAllocators } from "../justice/registry.js";
+import { listNodePolicies } from "../phoenix/policies.js";
+import { checkScenarioParams } from "../scenarios/params.js";
+import { checkTraceFile, jsonText, writeData, writeStatus } from "./output.js";
 import { allocate } from "./allocate.js";
 import { addFuzzCommand } from "./fuzz.js";
 import { progressBar } from "./progress.js";
@@ -52,10 +56,16 @@ function readInput(file: string): unknown {
   }
 }
 
+/** The package's version, from its package.json (two levels up from src/cli and dist/cli). */
+export function packageVersion(): string {
+  return (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
+}
+
 export function buildProgram(): Command {
   const program = new Command();
   program
     .name("fairsched")
+    .version(packageVersion(), "-V, --version", "print the version and exit")
     .description("Multi-resource cluster scheduling policies (DRF, BoPF, LTRF, Justice, Phoenix) and a trace-driven simulator")
     .exitOverride()
     .configureOutput({ outputError: () => {} })
@@ -68,8 +78,8 @@ export function buildProgram(): Command {
     .option("--policies <list>", "comma-separated policy names (default: the scenario's own)")
     .option("--seed <n>", "random seed", intArg("--seed"), 1)
     .option("--param <name=value>", "scenario or trace-loader parameter (repeatable)", paramArg, {})
-    .option("--trace <file>", "replay a real trace (Google 2011 task_events .csv[.gz], SWIM .tsv) instead of a scenario")
-    .option("--format <name>", "trace format: google2011 | swim (default: from the file name)")
+    .option("--trace <file>", "replay a real trace (Google 2011 task_events .csv[.gz], SWIM .tsv, Hawk/Eagle .tr) instead of a scenario")
+    .option("--format <name>", "trace format: google2011 | swim | eagle (default: from the file name)")
     .option("--lenient", "skip malformed trace lines and count them instead of failing")
     .option("--json", "print the report as JSON")
     .option("--out <file>", "also write the report to a file: .html = self-contained offline HTML report, else JSON")
@@ -81,21 +91,33 @@ export function buildProgram(): Command {
       if (policies && policies.length === 0) throw new InputError("--policies", "lists no policy");
       const engine = loadEngineSync();
       let report: ScenarioReport;
-      if (o.trace) {
+      const eagle = o.trace !== undefined && (o.format === "eagle" || (o.format === undefined && /\.tr(\.gz)?$/i.test(o.trace)));
+      if (o.trace) checkTraceFile(o.trace);
+      if (eagle) {
+        // Hawk/Eagle .tr: the node-level model, run as the phoenix scenario on this one file
+        const scenario = getScenario("phoenix")!;
+        checkScenarioParams(scenario, Object.keys(o.param));
+        const bar = progressBar("simulate eagle trace", process.stderr, { delayMs: 1000 });
+        report = scenario.run({ policies, seed: o.seed, params: { ...o.param, traceFile: o.trace! }, engine, onProgress: (f) => bar.update(f) });
+        bar.done();
+      } else if (o.trace) {
         const bar = progressBar("simulate trace", process.stderr, { delayMs: 1000 });
         const r = await replayTrace(o.trace, { format: o.format, lenient: o.lenient, params: o.param, policies, seed: o.seed, engine, onProgress: (f) => bar.update(f) });
         bar.done();
-        process.stderr.write(skippedNote(r.summary));
+        writeStatus(skippedNote(r.summary));
         report = r.report;
       } else {
         const scenario = getScenario(o.scenario);
         if (!scenario) throw new InputError("--scenario", `unknown scenario '${o.scenario}' (known: ${listScenarios().map((s) => s.name).join(", ")})`);
+        checkScenarioParams(scenario, Object.keys(o.param));
         const bar = progressBar(`simulate ${scenario.name}`, process.stderr, { delayMs: 1000 });
         report = scenario.run({ policies, seed: o.seed, params: o.param, engine, onProgress: (f) => bar.update(f) });
         bar.done();
       }
       if (o.out) writeReportFile(o.out, [report]);
-      process.stdout.write(o.json ? JSON.stringify(report, null, 2) + "\n" : renderReport(report) + (o.out ? `\nreport written to ${o.out}\n` : ""));
+      if (o.json) process.stdout.write(jsonText(report));
+      else writeData(renderReport(report));
+      if (o.out) writeStatus(`report written to ${o.out}\n`);
     });
 
   program
@@ -105,18 +127,23 @@ export function buildProgram(): Command {
     .option("--input <file>", "JSON file, or - for stdin", "-")
     .action((o: { policy: string; input: string }) => {
       const out = allocate(o.policy, readInput(o.input), loadEngineSync());
-      process.stdout.write(JSON.stringify(out, null, 2) + "\n");
+      process.stdout.write(jsonText(out));
     });
 
   program
     .command("list")
-    .description("list scenarios and policies")
+    .description("list scenarios and the policies of every model")
     .action(() => {
       const lines = ["scenarios:"];
-      for (const s of listScenarios()) lines.push(`  ${s.name.padEnd(24)} ${s.description}`);
-      lines.push("policies:");
-      for (const p of listPolicies()) lines.push(`  ${p.name.padEnd(24)} ${p.description}`);
-      process.stdout.write(lines.join("\n") + "\n");
+      const item = (name: string, description: string) => lines.push(`  ${name.padEnd(24)} ${description}`);
+      for (const s of listScenarios()) item(s.name, s.description);
+      lines.push("policies (queue-level simulator: simulate, sweep, allocate):");
+      for (const p of listPolicies()) item(p.name, p.description);
+      lines.push("allocators (Justice deadline mode: --scenario justice --policies ...):");
+      for (const a of listAllocators()) item(a.name, a.description);
+      lines.push("node policies (Phoenix node-level model: --scenario phoenix, --format eagle):");
+      for (const p of listNodePolicies()) item(p.name, p.description);
+      writeData(lines.join("\n") + "\n");
     });
   addSweepCommands(program, (name) => getScenario(name)?.defaultPolicies ?? []);
   addFuzzCommand(program);
@@ -130,15 +157,15 @@ export async function main(argv: string[]): Promise<number> {
   } catch (e) {
     if (e instanceof CommanderError) {
       if (e.code === "commander.helpDisplayed" || e.code === "commander.version" || e.code === "commander.help") return 0;
-      process.stderr.write(`fairsched: ${e.message.replace(/^error: /, "")}\n`);
+      writeStatus(`fairsched: ${e.message.replace(/^error: /, "")}\n`);
       return 2;
     }
     if (e instanceof InputError || e instanceof SimulationError) {
-      process.stderr.write(`fairsched: ${e.message}\n`);
+      writeStatus(`fairsched: ${e.message}\n`);
       if (process.env.FAIRSCHED_DEBUG) process.stderr.write(`${e.stack}\n`);
       return e instanceof InputError ? 2 : 3;
     }
-    process.stderr.write(`fairsched: internal error: ${(e as Error)?.message ?? String(e)}\n`);
+    writeStatus(`fairsched: internal error: ${(e as Error)?.message ?? String(e)}\n`);
     if (process.env.FAIRSCHED_DEBUG) process.stderr.write(`${(e as Error)?.stack}\n`);
     return 1;
   }

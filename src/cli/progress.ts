@@ -1,6 +1,7 @@
 // The CLI's one progress bar, on stderr: label, cells done (when counting cells), percent,
 // elapsed time and ETA, redrawn in place at most every 200 ms. Silent when the stream is not a
-// terminal (CI logs, pipes), so output files and logs stay clean. Runs below the CLI (scenarios,
+// terminal (pipes, files), under CI (the CI variable set) and on TERM=dumb (no cursor control),
+// so output files and logs stay clean. Runs below the CLI (scenarios,
 // sweeps) report progress through callbacks and never draw.
 export interface Progress {
   /** Sets the fraction done, in [0, 1]. */
@@ -20,6 +21,13 @@ export interface ProgressOptions {
   now?: () => number;
 }
 
+/** Progress may be drawn: not under CI (CI set and not "false"/"0") and not on a dumb terminal. */
+export function progressAllowed(env: Record<string, string | undefined> = process.env): boolean {
+  const ci = env.CI;
+  if (ci !== undefined && ci !== "" && ci !== "false" && ci !== "0") return false;
+  return env.TERM !== "dumb";
+}
+
 const SILENT: Progress = { update() {}, tick() {}, done() {} };
 const REDRAW_MS = 200;
 
@@ -32,7 +40,7 @@ function clock(s: number): string {
 
 export function progressBar(label: string, stream: NodeJS.WriteStream | undefined = process.stderr, opts: ProgressOptions = {}): Progress {
   const total = opts.total;
-  if (!stream?.isTTY || total === 0) return SILENT;
+  if (!stream?.isTTY || total === 0 || !progressAllowed()) return SILENT;
   const now = opts.now ?? Date.now;
   const delay = opts.delayMs ?? 0;
   const start = now();

@@ -3,6 +3,9 @@
 import { Command, InvalidArgumentError } from "commander";
 import { formatSweep } from "../report/sweep-text.js";
 import { mergeSweepFiles, mergeSweepLines, parseShard, runSweep, type ParamValue } from "../sweep/index.js";
+import { checkScenarioParams } from "../scenarios/params.js";
+import { getScenario } from "../scenarios/registry.js";
+import { writeData, writeStatus } from "./output.js";
 import { cellProgress } from "./progress.js";
 
 /** `name=v1,v2,...` (numbers where numeric), accumulated over repeated --grid options. */
@@ -54,6 +57,9 @@ export function addSweepCommands(program: Command, defaultPolicies: (scenario: s
     })
     .option("--out <file>", "JSON-lines output (default: sweep.jsonl, or sweep-<i>-of-<n>.jsonl for a shard)")
     .action(async (o: SweepCliOptions) => {
+      // a user's scenario registered only in the workers (--import) is checked there, not here
+      const scenario = getScenario(o.scenario);
+      if (scenario) checkScenarioParams(scenario, Object.keys(o.grid), "--grid");
       const policies = o.policies ? o.policies.split(",").map((s) => s.trim()).filter(Boolean) : defaultPolicies(o.scenario);
       const shard = o.shard ? parseShard(o.shard) : undefined;
       const out = o.out ?? (shard ? `sweep-${shard.index}-of-${shard.count}.jsonl` : "sweep.jsonl");
@@ -67,9 +73,10 @@ export function addSweepCommands(program: Command, defaultPolicies: (scenario: s
         },
       }).finally(() => bar?.done());
       if (shard) {
-        process.stdout.write(`${lines.length - 1} cells of shard ${shard.index}/${shard.count} written to ${out}; combine every shard with \`fairsched merge\`\n`);
+        writeStatus(`${lines.length - 1} cells of shard ${shard.index}/${shard.count} written to ${out}; combine every shard with \`fairsched merge\`\n`);
       } else {
-        process.stdout.write(formatSweep(mergeSweepLines([lines], { names: [out] })) + `results written to ${out}\n`);
+        writeData(formatSweep(mergeSweepLines([lines], { names: [out] })));
+        writeStatus(`results written to ${out}\n`);
       }
     });
 
@@ -79,6 +86,6 @@ export function addSweepCommands(program: Command, defaultPolicies: (scenario: s
     .argument("<files...>", "JSON-lines files from `fairsched sweep`")
     .option("--allow-partial", "print what there is when cells are missing")
     .action((files: string[], o: { allowPartial?: boolean }) => {
-      process.stdout.write(formatSweep(mergeSweepFiles(files, { allowPartial: o.allowPartial })));
+      writeData(formatSweep(mergeSweepFiles(files, { allowPartial: o.allowPartial })));
     });
 }

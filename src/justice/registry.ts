@@ -15,6 +15,7 @@ const allocators = new NamedRegistry<AllocatorFactory>("allocator", BUILTIN_ALLO
 export const registerAllocator = (f: AllocatorFactory): void => allocators.register(f);
 export const getAllocator = (name: string): AllocatorFactory | undefined => allocators.get(name);
 export const allocatorNames = (): string[] => allocators.names();
+export const listAllocators = (): AllocatorFactory[] => allocators.list();
 
 /** Creates a registered allocator; unknown names are an InputError. */
 export function createAllocator(name: string, opts: AllocatorOptions): Allocator {

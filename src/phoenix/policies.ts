@@ -68,6 +68,7 @@ export function getNodePolicy(name: string, options?: NodePolicyOptions): NodePo
 }
 
 export const nodePolicyNames = (): string[] => registry.names();
+export const listNodePolicies = (): NodePolicyFactory[] => registry.list();
 
 /** The options given, checked: booleans, and only those the policy `name` accepts. */
 function ablations(name: string, options: NodePolicyOptions | undefined, accepted: readonly (keyof NodePolicyOptions)[]): NodePolicyOptions {

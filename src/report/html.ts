@@ -12,7 +12,7 @@
 // Anything else in metrics is ignored here.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import type { ScenarioReport, Series } from "../scenarios/scenario.js";
+import type { ChartAxes, ScenarioReport, Series } from "../scenarios/scenario.js";
 import type { Table } from "../scenarios/table.js";
 import { formatCell } from "./table.js";
 import { alignSeries, cdfSeries, type Aligned } from "./chart-data.js";
@@ -23,7 +23,12 @@ export interface HtmlReportOptions {
   title?: string;
   /** Per-queue CDF charts are drawn for at most this many queues per report (plus "all jobs"). Default 12. */
   maxQueueCdfs?: number;
+  /** Charts with more series draw the `maxSeries - 1` largest (by mean) and one "other" summing the rest. Default 8. */
+  maxSeries?: number;
 }
+
+/** A log axis when positive values span more than this ratio (e.g. the LQ CDF: 56 s vs 209 s next to 3,000 s TQ jobs). */
+const LOG_SPAN = 20;
 
 interface ChartSpec {
   id: string;
@@ -33,6 +38,8 @@ interface ChartSpec {
   step: boolean;
   /** Fixed y-axis ends (null = automatic): CDFs span [0, 1], shares start at 0. */
   yRange: [number | null, number | null];
+  /** Log x axis (values span decades). */
+  logX: boolean;
   series: string[];
   data: Aligned;
 }
@@ -80,6 +87,7 @@ h1{font-size:22px}h2{font-size:18px;border-bottom:1px solid #d0d7de;padding-bott
 table{border-collapse:collapse;margin:8px 0 4px}caption{text-align:left;font-weight:600;padding:4px 0}
 th,td{border:1px solid #d0d7de;padding:3px 8px}th{background:#f6f8fa;text-align:left}td.n{text-align:right;font-variant-numeric:tabular-nums}
 .notes{color:#57606a;margin:2px 0 12px;white-space:pre-wrap}.chart{min-height:300px;margin:8px 0 2px}
+.grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(540px,1fr));gap:0 16px}.grid .chart{min-height:220px}
 figure{margin:12px 0 20px}figcaption{font-weight:600}code{background:#f6f8fa;padding:0 3px}.muted{color:#57606a}
 `;
 
@@ -107,6 +115,35 @@ function paramsHtml(r: ScenarioReport): string {
   return `<table class="params"><tbody>${rows.map(([k, v]) => `<tr><th>${escapeHtml(k)}</th><td><code>${escapeHtml(v)}</code></td></tr>`).join("")}</tbody></table>`;
 }
 
+/** True when the positive values span more than LOG_SPAN and none is <= 0 (a log axis cannot show 0). */
+export function spansDecades(values: readonly (number | null)[]): boolean {
+  let lo = Infinity, hi = -Infinity;
+  for (const v of values) {
+    if (v === null || !Number.isFinite(v)) continue;
+    if (v <= 0) return false;
+    lo = Math.min(lo, v);
+    hi = Math.max(hi, v);
+  }
+  return hi / lo > LOG_SPAN;
+}
+
+/**
+ * At most `max` series: the `max - 1` with the largest mean y, then "other (n)" summing the rest
+ * point by point (series sampled at the same x, as the simulator's per-queue shares are).
+ */
+export function topSeries(series: readonly Series[], max: number): Series[] {
+  if (series.length <= max) return [...series];
+  const mean = (s: Series) => s.y.reduce((a, b) => a + (Number.isFinite(b) ? b : 0), 0) / Math.max(1, s.y.length);
+  const ranked = [...series].sort((a, b) => mean(b) - mean(a));
+  const kept = ranked.slice(0, max - 1);
+  const rest = ranked.slice(max - 1);
+  const x = rest[0].x;
+  const same = rest.every((s) => s.x.length === x.length && s.x.every((v, i) => v === x[i]));
+  if (!same) return kept;
+  const y = x.map((_, i) => rest.reduce((a, s) => a + (Number.isFinite(s.y[i]) ? s.y[i] : 0), 0));
+  return [...series.filter((s) => kept.includes(s)), { name: `other (${rest.length})`, x, y }];
+}
+
 function completionTimes(r: ScenarioReport): Map<string, Record<string, number[]>> {
   const out = new Map<string, Record<string, number[]>>();
   for (const p of r.policies) {
@@ -127,10 +164,12 @@ function cdfCharts(r: ScenarioReport, prefix: string, maxQueues: number): { char
   if (ct.size === 0) return { charts: [], omitted: 0 };
   const charts: ChartSpec[] = [];
   const make = (title: string, series: Series[]) => {
+    const data = alignSeries(series);
+    const logX = spansDecades(data[0]);
     charts.push({
       id: `${prefix}-cdf${charts.length}`,
-      title, xLabel: "completion time (s)", yLabel: "fraction of jobs", step: true, yRange: [0, 1],
-      series: series.map((s) => s.name), data: alignSeries(series),
+      title: logX ? `${title} (log time axis)` : title, xLabel: "completion time (s)", yLabel: "fraction of jobs", step: true, yRange: [0, 1], logX,
+      series: series.map((s) => s.name), data,
     });
   };
   make("All jobs", [...ct].map(([p, byQueue]) => cdfSeries(p, Object.values(byQueue).flat())));
@@ -151,25 +190,39 @@ export function renderHtmlReport(reports: ScenarioReport[], opts: HtmlReportOpti
   const { js, css } = uplotAssets();
   const title = opts.title ?? "fairsched report";
   const maxQueues = opts.maxQueueCdfs ?? 12;
+  const maxSeries = opts.maxSeries ?? 8;
   const charts: ChartSpec[] = [];
   const sections = reports.map((r, i) => {
     const prefix = `r${i}`;
-    const alloc: ChartSpec[] = Object.entries(r.charts ?? {}).map(([name, series], j) => ({
-      id: `${prefix}-c${j}`, title: name, xLabel: "time (s)", yLabel: "dominant share", step: true, yRange: [0, null],
-      series: series.map((s) => s.name), data: alignSeries(series),
-    }));
+    const shares: ChartSpec[] = [];
+    const curves: ChartSpec[] = [];
+    Object.entries(r.charts ?? {}).forEach(([name, all], j) => {
+      const axes: ChartAxes | undefined = r.chartAxes?.[name];
+      const series = topSeries(all, maxSeries);
+      const data = alignSeries(series);
+      const spec: ChartSpec = {
+        id: `${prefix}-c${j}`, title: name, xLabel: axes?.x ?? "time (s)", yLabel: axes?.y ?? "dominant share",
+        step: !axes?.lines, yRange: axes ? [null, null] : [0, null], logX: axes?.logX === true && spansDecades(data[0]),
+        series: series.map((s) => s.name), data,
+      };
+      (axes ? curves : shares).push(spec);
+    });
     const cdf = cdfCharts(r, prefix, maxQueues);
-    charts.push(...alloc, ...cdf.charts);
+    // The summary first: the scenario's own curves, else the all-jobs completion-time CDF.
+    const summary = curves.length ? curves : cdf.charts.slice(0, 1);
+    const restCdf = curves.length ? cdf.charts : cdf.charts.slice(1);
+    charts.push(...summary, ...restCdf, ...shares);
     const parts = [
-      `<section id="${prefix}"><h2>${escapeHtml(r.scenario)} <span class="muted">seed ${escapeHtml(String(r.seed))}</span></h2>`,
-      `<h3>Parameters</h3>`, paramsHtml(r),
-      `<h3>Results</h3>`, ...r.tables.map(tableHtml),
+      `<section id="${prefix}"><h2>${escapeHtml(r.scenario)} <span class="muted">seed ${escapeHtml(String(r.seed))}, policies ${escapeHtml(r.policies.join(", "))}</span></h2>`,
     ];
-    if (alloc.length) parts.push(`<h3>Allocation over time</h3>`, ...alloc.map(figure));
-    if (cdf.charts.length) {
-      parts.push(`<h3>Completion-time distributions (CDF)</h3>`, ...cdf.charts.map(figure));
+    if (summary.length) parts.push(...summary.map(figure));
+    parts.push(`<h3>Results</h3>`, ...r.tables.map(tableHtml));
+    if (restCdf.length) {
+      parts.push(`<h3>Completion-time distributions (CDF)</h3>`, ...restCdf.map(figure));
       if (cdf.omitted) parts.push(`<p class="muted">${cdf.omitted} more queues not drawn (see the tables).</p>`);
     }
+    if (shares.length) parts.push(`<h3>Allocation over time</h3>`, `<div class="grid">${shares.map(figure).join("")}</div>`);
+    parts.push(`<h3>Parameters</h3>`, paramsHtml(r));
     parts.push(`</section>`);
     return parts.join("\n");
   });

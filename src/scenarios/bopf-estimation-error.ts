@@ -18,6 +18,7 @@ export const bopfEstimationErrorScenario: Scenario = {
   name: "bopf-estimation-error",
   description: "Real LQ bursts off their reports by a normal error (std 0..50%): BoPF's LQ completion vs DRF (paper Fig. 13)",
   defaultPolicies: ["bopf", "drf"],
+  params: ["std", "tqJobs"],
   run({ seed, params, engine, onProgress }) {
     const stds = listParam(params, "std", [0, 0.1, 0.2, 0.3, 0.4, 0.5]);
     const over: Partial<BopfWorkloadParams> = { ...ESTIMATION_DEFAULTS, tqJobs: numParam(params, "tqJobs", ESTIMATION_DEFAULTS.tqJobs!) };

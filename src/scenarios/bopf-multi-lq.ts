@@ -36,6 +36,7 @@ export const bopfMultiLqScenario: Scenario = {
   name: "bopf-multi-lq",
   description: "Three LQs (periods 150/110/60 s, equal demand) + one TQ: BoPF admits them hard, soft, elastic (paper Fig. 10-11)",
   defaultPolicies: ["drf", "sp", "nbopf", "bopf"],
+  params: ["horizon", "tqJobs"],
   run({ policies, seed, params, engine, onProgress }) {
     const pols = policies ?? this.defaultPolicies;
     checkPolicies(pols);

@@ -51,6 +51,7 @@ export const bopfUncertainScenario: Scenario = {
   name: "bopf-uncertain",
   description: "Random burst sizes: vanilla BoPF (reports the mean) vs the alpha-strategy at alpha = 0.95 (paper Fig. 12)",
   defaultPolicies: ["bopf"],
+  params: ["cv", "alpha", "preemption", "correlation"],
   run({ seed, params, engine, onProgress }) {
     const cvs = listParam(params, "cv", [0, 0.1, 0.2, 0.3, 0.4]);
     const alpha = numParam(params, "alpha", 0.95);

@@ -6,7 +6,7 @@
 //    fairness condition turns a too-large LQ elastic).
 import type { Engine } from "../engine/engine.js";
 import type { Table } from "./table.js";
-import type { Scenario } from "./scenario.js";
+import type { Scenario, Series } from "./scenario.js";
 import { simulate, type SimResult } from "../sim/simulator.js";
 import { improvement } from "../des/stats.js";
 import { BOPF_DEFAULTS, bopfWorkload, type BopfWorkloadParams } from "../workloads/bopf.js";
@@ -49,6 +49,15 @@ export function lqTable(points: BopfSweepPoint[], policies: string[]): Table {
   };
 }
 
+/** Per policy, LQ factor of improvement over DRF (DRF's LQ average / the policy's) against the sweep value. */
+export function improvementSeries(points: BopfSweepPoint[], policies: string[], avg: (r: SimResult | undefined) => number | null): Series[] {
+  return policies.map((p) => ({
+    name: p,
+    x: points.map((pt) => pt.x),
+    y: points.map((pt) => improvement(avg(pt.results.drf), avg(pt.results[p])) ?? NaN),
+  }));
+}
+
 export function tqTable(points: BopfSweepPoint[], policies: string[]): Table {
   return {
     title: "TQ average completion time (s) vs LQ burst size, 1 LQ + 8 TQs (paper Fig. 9)",
@@ -65,6 +74,7 @@ export const bopfScenario: Scenario = {
   name: "bopf",
   description: "BoPF vs DRF and SP: 1 LQ + N TQs (N = 1..32, Tables 3-4) and LQ burst scaling with 8 TQs (Fig. 9)",
   defaultPolicies: ["drf", "sp", "bopf"],
+  params: ["tqJobs", "bursts", "period", "tqs", "scales", "fig9Period", "fig9Bursts"],
   run({ policies, seed, params, engine, onProgress }) {
     const pols = policies ?? this.defaultPolicies;
     checkPolicies(pols);
@@ -95,6 +105,16 @@ export const bopfScenario: Scenario = {
       scenario: "bopf", seed, policies: pols,
       params: { ...BOPF_DEFAULTS, ...base, tqs, scales, fig9Period: fig9.period, fig9Bursts: fig9.bursts },
       tables: [lqTable(a, pols), tqTable(b, pols)],
+      charts: {
+        "LQ factor of improvement over DRF vs number of TQs": improvementSeries(a, pols, lqAvg),
+        "LQ factor of improvement over DRF vs LQ burst size (8 TQs)": improvementSeries(b, pols, lqAvg),
+        "TQ average completion time (s) vs LQ burst size (8 TQs)": pols.map((p) => ({ name: p, x: b.map((pt) => pt.x), y: b.map((pt) => tqAvg(pt.results[p]) ?? NaN) })),
+      },
+      chartAxes: {
+        "LQ factor of improvement over DRF vs number of TQs": { x: "number of TQs", y: "DRF LQ avg / policy LQ avg", lines: true, logX: true },
+        "LQ factor of improvement over DRF vs LQ burst size (8 TQs)": { x: "LQ burst scale", y: "DRF LQ avg / policy LQ avg", lines: true },
+        "TQ average completion time (s) vs LQ burst size (8 TQs)": { x: "LQ burst scale", y: "TQ avg completion (s)", lines: true },
+      },
       metrics: { byTqs: metrics(a), byScale: metrics(b) },
     };
   },

@@ -2,7 +2,11 @@
 // 27 s bursts every 1000 s) under every registered queue-level policy.
 import type { Scenario } from "./scenario.js";
 import { BOPF_DEFAULTS, bopfWorkload, type BopfWorkloadParams } from "../workloads/bopf.js";
+import { SIM_PARAMS } from "./params.js";
 import { allQueuePolicies, comparisonTable, numParam, reportOf, runPolicies, shareTable, simParamsFrom } from "./common.js";
+
+/** The BoPF generator parameters `--param` may set. */
+export const BOPF_PARAM_NAMES = ["lqs", "tqs", "onPeriod", "lqStart", "bursts", "lqTasks", "lqScale", "deadlineSlack", "tqJobs", "capacity", "period"] as const;
 
 export function bopfParamsFrom(params: Record<string, string | number> | undefined, base: Partial<BopfWorkloadParams> = {}): BopfWorkloadParams {
   const p = { ...BOPF_DEFAULTS, ...base };
@@ -16,6 +20,7 @@ export function bopfParamsFrom(params: Record<string, string | number> | undefin
 export const defaultScenario: Scenario = {
   name: "default",
   description: "1 LQ + 8 TQs (BoPF paper setup: 6 resources, 27 s bursts every 1000 s) under every policy",
+  params: [...BOPF_PARAM_NAMES, ...SIM_PARAMS],
   get defaultPolicies() {
     return allQueuePolicies();
   },

@@ -82,5 +82,6 @@ export const justiceScenario: Scenario = {
   name: "justice",
   description: "Justice vs Baseline FS, Reactive FS and Oracle: deadline-aware admission control under constrained capacity (job-level deadline mode)",
   defaultPolicies: DEFAULT_POLICIES,
+  params: Object.keys(DEFAULT_PARAMS),
   run,
 };

@@ -38,6 +38,7 @@ export const ltrfHierarchyScenario: Scenario = {
   name: "ltrf-hierarchy",
   description: "LTRF paper Fig. 2: naive hierarchical LTRF starves B; H-LTRF (param tWait, default 1) does not",
   defaultPolicies: ["naive", "h-ltrf", "ltrf"],
+  params: ["tWait", "steps"],
   run({ policies, seed, params, engine: _engine }) {
     const tWait = numParam(params, "tWait", 1);
     if (!(tWait >= 0)) throw new InputError("--param tWait", `must be >= 0 (got ${tWait})`);

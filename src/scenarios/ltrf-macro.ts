@@ -7,7 +7,7 @@
 import type { Table } from "./table.js";
 import type { FairnessSeries } from "../ltrf/fairness.js";
 import { MACRO_DEFAULTS, macroWorkload, type MacroParams } from "../ltrf/macro-workload.js";
-import type { Scenario, Series } from "./scenario.js";
+import type { ChartAxes, Scenario, Series } from "./scenario.js";
 import { numParam, runPolicies } from "./common.js";
 
 export function macroParamsFrom(params: Record<string, string | number> | undefined): MacroParams {
@@ -20,6 +20,7 @@ export const ltrfMacroScenario: Scenario = {
   name: "ltrf-macro",
   description: "LTRF paper §7.2: Facebook/Purdue/TPC-H/Spark queues for one hour; sharing benefit Psi and loss Omega under LTRF and MLRF",
   defaultPolicies: ["mlrf", "ltrf"],
+  params: [...Object.keys(MACRO_DEFAULTS), "every"],
   run({ policies, seed, params, engine, onProgress }) {
     const p = macroParamsFrom(params);
     const step = numParam(params, "every", 300);
@@ -50,6 +51,12 @@ export const ltrfMacroScenario: Scenario = {
       }),
     };
     const charts: Record<string, Series[]> = {};
+    const chartAxes: Record<string, ChartAxes> = {};
+    // Psi and Omega of every policy in one chart each (the paper's Fig. 7 comparison), then per queue
+    for (const [key, label] of [["psi", "Psi (sharing benefit)"], ["omega", "Omega (sharing loss)"]] as const) {
+      charts[label + " over time"] = known.map((x) => ({ name: x.policy, x: x.f.t, y: x.f[key] }));
+      chartAxes[label + " over time"] = { x: "time (s)", y: label };
+    }
     for (const x of known) {
       charts[`${x.policy}: sharing benefit and loss`] = [
         { name: "Psi", x: x.f.t, y: x.f.psi },
@@ -59,7 +66,7 @@ export const ltrfMacroScenario: Scenario = {
     }
     return {
       scenario: "ltrf-macro", seed, params: { ...p, every: step }, policies: set.results.map((r) => r.policy),
-      tables: [overTime, perQueue], charts,
+      tables: [overTime, perQueue], charts, chartAxes,
       metrics: Object.fromEntries(set.results.map((r) => [r.policy, { metrics: r.metrics, stats: r.stats, policyReport: r.policyReport }])),
     };
   },

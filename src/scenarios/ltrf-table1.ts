@@ -51,6 +51,7 @@ export const ltrfTable1Scenario: Scenario = {
   name: "ltrf-table1",
   description: "LTRF paper Table 1: MLRF vs LTRF on 100 units for two users (step model, task and fluid forms)",
   defaultPolicies: ["mlrf", "ltrf"],
+  params: [],
   run({ policies, seed, engine }) {
     const runs = table1Runs(engine, policies ?? this.defaultPolicies);
     const maxDiff = Math.max(...runs.flatMap((r) => r.task.flatMap((s, t) => s.alloc.map((a, i) => Math.abs(a - r.fluid[t].alloc[i])))));

@@ -19,7 +19,7 @@ import type { Scenario, ScenarioOptions, ScenarioReport } from "./scenario.js";
 import type { Table } from "./table.js";
 import { Rng } from "../des/random.js";
 import { InputError } from "../errors.js";
-import { EAGLE_CUTOFFS, parseEagleTrace } from "../phoenix/eagle-trace.js";
+import { EAGLE_CUTOFFS, cutoffForTrace, parseEagleTrace } from "../phoenix/eagle-trace.js";
 import { attachConstraints, offeredLoad, workersForUtilization } from "../phoenix/workload.js";
 import { simulateNodes } from "../phoenix/node-sim.js";
 import { nodeBuiltin, type NodeBuiltinId } from "../util/node-builtins.js";
@@ -59,6 +59,20 @@ const TRACES: TraceSpec[] = [
   { label: "Yahoo", file: "eagle-format/YH2_sub.tr", cutoff: EAGLE_CUTOFFS.yahoo, shortOnlyFraction: 0.02, jobsParam: "yahooJobs", utilParam: "yahooUtil", defaultUtils: "0.9,0.4", defaultJobs: 100000 },
   { label: "Google", file: "eagle-format/GOOG_subtrace.tr", cutoff: EAGLE_CUTOFFS.google, shortOnlyFraction: 0.17, jobsParam: "googleJobs", utilParam: "googleUtil", defaultUtils: "0.9,0.4", defaultJobs: 0 },
 ];
+
+/**
+ * `--param traceFile=FILE` (what `fairsched simulate --trace FILE --format eagle` passes): that one
+ * `.tr` file instead of the built-in pair; `jobs` takes a prefix (default all), `util` the loads,
+ * `cutoff` the short/long cutoff in s (default: from the name, YH* GOOG* CC* FB*).
+ */
+function fileTrace(params: Record<string, string | number>, file: string): TraceSpec {
+  const name = file.replace(/^.*[\\/]/, "");
+  const cutoff = params.cutoff !== undefined ? numParam(params, "cutoff", 0) : cutoffForTrace(name);
+  if (cutoff === null || !(cutoff > 0)) {
+    throw new InputError("params.cutoff", `cannot tell the short/long cutoff of ${name} from its name (YH*, GOOG*, CC*, FB*): pass --param cutoff=SECONDS`);
+  }
+  return { label: name, file, cutoff, shortOnlyFraction: /^GOOG/i.test(name) ? 0.17 : 0.02, jobsParam: "jobs", utilParam: "util", defaultUtils: "0.9,0.4", defaultJobs: Number.MAX_SAFE_INTEGER };
+}
 
 function numParam(params: Record<string, string | number>, name: string, dflt: number): number {
   const v = params[name];
@@ -105,14 +119,16 @@ function run(opts: ScenarioOptions): ScenarioReport {
   const tables: Table[] = [];
   const metrics: Record<string, unknown> = {};
   const runs: Array<{ trace: TraceSpec; jobs: ReturnType<typeof attachConstraints>; utils: number[] }> = [];
-  for (const tr of TRACES) {
+  const traceFile = params.traceFile === undefined ? null : String(params.traceFile);
+  if (traceFile !== null) resolved.traceFile = traceFile;
+  for (const tr of traceFile !== null ? [fileTrace(params, traceFile)] : TRACES) {
     const maxJobs = numParam(params, tr.jobsParam, tr.defaultJobs);
     resolved[tr.jobsParam] = maxJobs;
     if (maxJobs <= 0) continue;
-    if (traceDir === null) {
+    if (traceDir === null && traceFile === null) {
       throw new InputError("params.traceDir", `the phoenix scenario replays ${tr.file}: pass --param traceDir=DIR (the folder holding eagle-format/) or set ${TRACES_ENV}=DIR (see README, Traces)`);
     }
-    const path = nodeModule<typeof import("node:path")>("node:path").join(traceDir, tr.file);
+    const path = traceFile ?? nodeModule<typeof import("node:path")>("node:path").join(traceDir!, tr.file);
     let text: string;
     try {
       text = nodeModule<typeof import("node:fs")>("node:fs").readFileSync(path, "utf8");
@@ -185,5 +201,6 @@ export const phoenixScenario: Scenario = {
   name: "phoenix",
   description: "Phoenix CRV reordering vs Eagle-C, Hawk-C, Sparrow-C on the Yahoo and Google traces with Google-style constraints (node-level mode)",
   defaultPolicies: DEFAULT_POLICIES,
+  params: ["traceDir", "probeRatio", "minProbes", "networkDelay", "heartbeat", "slackThreshold", "crvThreshold", "qwaitThreshold", "tableIIThresholds", "qwaitLoad", "eagleSimOrder", "traceFile", "jobs", "util", "cutoff", ...TRACES.flatMap((t) => [t.jobsParam, t.utilParam])],
   run,
 };

@@ -23,6 +23,16 @@ export interface Series {
   y: number[];
 }
 
+/** How the HTML report draws one `charts` entry. */
+export interface ChartAxes {
+  x: string;
+  y: string;
+  /** Straight lines between points (a curve over a parameter) rather than steps over time. */
+  lines?: boolean;
+  /** A log x axis (the values span decades, e.g. 1..32 TQs). */
+  logX?: boolean;
+}
+
 export interface ScenarioReport {
   scenario: string;
   seed: number;
@@ -32,6 +42,8 @@ export interface ScenarioReport {
   tables: Table[];
   /** Plot data: e.g. per policy, per queue allocation over time. Keyed by chart title. */
   charts?: Record<string, Series[]>;
+  /** Axes of `charts` entries that are not shares over time (default: x time (s), y dominant share, steps). */
+  chartAxes?: Record<string, ChartAxes>;
   /** Raw metrics, JSON-serialisable. */
   metrics: Record<string, unknown>;
 }
@@ -40,5 +52,10 @@ export interface Scenario {
   readonly name: string;
   readonly description: string;
   readonly defaultPolicies: string[];
+  /**
+   * Every `--param` name the scenario reads; any other name is an error (params.ts). Every
+   * built-in declares it; a plugin that leaves it out gets no name check.
+   */
+  readonly params?: readonly string[];
   run(opts: ScenarioOptions): ScenarioReport;
 }

@@ -3,6 +3,7 @@
 import { existsSync } from "node:fs";
 import { basename } from "node:path";
 import { InputError } from "../errors.js";
+import { sanitizeForTerminal } from "../util/terminal.js";
 import { loadGoogle2011, type GoogleLoadOptions } from "./google2011.js";
 import type { LoadResult } from "./issues.js";
 import { loadSwim, type SwimLoadOptions } from "./swim.js";
@@ -23,6 +24,12 @@ export const TRACE_FORMATS = ["google2011", "swim"] as const;
 export type TraceFormat = (typeof TRACE_FORMATS)[number];
 /** Other spellings users type. */
 const FORMAT_ALIASES: Record<string, TraceFormat> = { "google-2011": "google2011", google: "google2011" };
+
+/** The `--param` names each loader reads; any other is an error listing these. */
+export const TRACE_PARAMS: Readonly<Record<TraceFormat, readonly string[]>> = {
+  google2011: ["jobEvents", "machines", "maxLineBytes", "queueBy", "censored"],
+  swim: ["blockBytes", "reduceBytes", "throughput", "taskOverhead", "machines", "maxLineBytes", "queueBy"],
+};
 
 export interface LoadTraceOptions {
   /** Default: guessed from the file name (task_events* -> google2011, *.tsv -> swim). */
@@ -53,6 +60,12 @@ export async function loadTrace(file: string, opts: LoadTraceOptions = {}): Prom
     throw new InputError("--format", `cannot tell the format of ${basename(file)} from its name; pass one of ${TRACE_FORMATS.join(", ")}`);
   }
   const p = opts.params ?? {};
+  if (Object.hasOwn(TRACE_PARAMS, format)) {
+    const known = TRACE_PARAMS[format as TraceFormat];
+    for (const k of Object.keys(p)) {
+      if (!known.includes(k)) throw new InputError("--param", `unknown parameter '${sanitizeForTerminal(k)}' of the ${format} trace loader (known: ${known.join(", ")})`);
+    }
+  }
   const lenient = opts.lenient === true;
   switch (format) {
     case "google2011": {

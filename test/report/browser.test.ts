@@ -12,6 +12,7 @@ import { loadEngineSync } from "../../src/index.js";
 import { renderHtmlReport } from "../../src/report/html.js";
 import { CHROMIUM_ARGS, findChromium } from "../fixtures/chromium.js";
 import { tinyScenario } from "../fixtures/tiny-scenario.js";
+import { getScenario } from "../../src/scenarios/registry.js";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
 const ARTIFACTS = join(ROOT, "test", ".artifacts");
@@ -67,6 +68,48 @@ describe.skipIf("reason" in chrome)("in headless Chromium", () => {
     for (const n of inked) expect(n).toBeGreaterThan(500);
     await page.screenshot({ path: join(ARTIFACTS, "report.png"), fullPage: true });
     expect(statSync(join(ARTIFACTS, "report.png")).size).toBeGreaterThan(10_000);
+    expect(errors).toEqual([]);
+    expect(remote).toEqual([]);
+    await page.close();
+  });
+
+  it("built-in scenario charts (default, bopf, ltrf-macro): summary first, log axes, every chart inked, no console errors", async () => {
+    const engine = loadEngineSync({ backend: "wasm" });
+    const reports = [
+      getScenario("default")!.run({ seed: 1, engine, policies: ["drf", "sp", "bopf", "nbopf"], params: { tqs: 3, tqJobs: 4 } }),
+      getScenario("bopf")!.run({ seed: 1, engine, params: { tqs: "1,4,32", scales: "1,4", tqJobs: 4 } }),
+      getScenario("ltrf-macro")!.run({ seed: 1, engine }),
+    ];
+    mkdirSync(ARTIFACTS, { recursive: true });
+    const file = join(ARTIFACTS, "report-scenarios.html");
+    const html = renderHtmlReport(reports, { title: "fairsched scenarios" });
+    writeFileSync(file, html);
+    const charts = JSON.parse(/id="fairsched-data">([\s\S]*?)<\/script>/.exec(html)![1]).charts as Array<{ id: string; title: string; logX: boolean }>;
+    // BoPF: factor of improvement vs TQs (1..32: a log axis) and vs burst size; LTRF: Psi and Omega
+    expect(charts.find((c) => c.title.startsWith("LQ factor of improvement over DRF vs number of TQs"))?.logX).toBe(true);
+    expect(charts.some((c) => c.title.startsWith("LQ factor of improvement over DRF vs LQ burst size"))).toBe(true);
+    expect(charts.some((c) => c.title === "Omega (sharing loss) over time")).toBe(true);
+    // bopf and nbopf have identical curves here: both drawn, with different dash patterns
+    const { page, errors, remote } = await watchedPage();
+    await page.goto(pathToFileURL(file).href);
+    await page.waitForSelector("body[data-charts-drawn]", { timeout: 30_000 });
+    expect(await page.evaluate(() => Number(document.body.getAttribute("data-charts-drawn")))).toBe(charts.length);
+    const inked = await page.evaluate(() =>
+      Array.from(document.querySelectorAll(".chart")).map((el) => {
+        const c = el.querySelector("canvas");
+        if (!c) return 0;
+        const px = c.getContext("2d")!.getImageData(0, 0, c.width, c.height).data;
+        let n = 0;
+        for (let i = 0; i < px.length; i += 4) if (px[i + 3] > 0 && (px[i] < 240 || px[i + 1] < 240 || px[i + 2] < 240)) n++;
+        return n;
+      }),
+    );
+    expect(inked).toHaveLength(charts.length);
+    for (const n of inked) expect(n).toBeGreaterThan(500);
+    // each section opens with a chart, and ends with its parameters
+    const order = await page.evaluate(() => Array.from(document.querySelectorAll("section")).map((s) => [s.children[1]?.tagName, s.lastElementChild?.tagName]));
+    for (const [first, last] of order) expect([first, last]).toEqual(["FIGURE", "TABLE"]);
+    await page.screenshot({ path: join(ARTIFACTS, "report-scenarios.png"), fullPage: true });
     expect(errors).toEqual([]);
     expect(remote).toEqual([]);
     await page.close();
