@@ -32,6 +32,12 @@ export interface DispatchOptions {
 
 export class Dispatcher {
   private heap: IndexedHeap;
+  /**
+   * Per resource, the queues of `heap` (and those set aside) keyed by their next task's demand on it:
+   * when what is free on some resource is below every such demand, nothing can start (an exact
+   * cut-off, so a full cluster costs O(K) per point instead of a pass over the waiting queues).
+   */
+  private mins: IndexedHeap[];
   private targets = new Float64Array(0);
   private classes = new Uint8Array(0);
   /** Dominant share of each queue's target at the last point that computed targets. */
@@ -41,6 +47,7 @@ export class Dispatcher {
 
   constructor(private readonly k: number, options: DispatchOptions = {}) {
     this.heap = new IndexedHeap(16);
+    this.mins = Array.from({ length: k }, () => new IndexedHeap(16));
     this.reservation = options.reservation === true;
   }
 
@@ -54,13 +61,20 @@ export class Dispatcher {
       if (s > dom) dom = s;
     }
     this.heap.update(q, dom / (queue.spec.weight ?? 1), q);
-    if (!queue.rejected && queue.runnableTasks > 0 && queue.nextTask) this.heap.insert(q);
-    else this.heap.remove(q);
+    const next = queue.nextTask;
+    if (!queue.rejected && queue.runnableTasks > 0 && next) {
+      this.heap.insert(q);
+      for (let r = 0; r < this.k; r++) { this.mins[r].update(q, next[r], q); this.mins[r].insert(q); }
+    } else {
+      this.heap.remove(q);
+      for (let r = 0; r < this.k; r++) this.mins[r].remove(q);
+    }
   }
 
   /** Forgets every queue (call touch for each again after re-indexing). */
   reset(n: number): void {
     this.heap = new IndexedHeap(Math.max(16, n));
+    this.mins = Array.from({ length: this.k }, () => new IndexedHeap(Math.max(16, n)));
   }
 
   /**
@@ -153,7 +167,7 @@ export class Dispatcher {
     const aside = this.aside;
     for (;;) {
       const q = heap.top();
-      if (q < 0) break;
+      if (q < 0 || this.nothingFits(state)) break;
       const next = state.queues[q].nextTask!;
       if ((guarded && this.classes[q] === ELASTIC) || !fits(state, next)) {
         heap.remove(q);
@@ -166,14 +180,28 @@ export class Dispatcher {
     aside.length = 0;
   }
 
-  private grow(n: number): void {
-    const old = this.heap;
-    const next = new IndexedHeap(Math.max(n, old.key.length * 2));
-    next.key.set(old.key);
-    next.tie.set(old.tie);
-    for (let i = 0; i < old.key.length; i++) if (old.has(i)) next.insert(i);
-    this.heap = next;
+  /** True when on some resource what is free is below every waiting queue's next demand on it. */
+  private nothingFits(state: ClusterState): boolean {
+    for (let r = 0; r < this.k; r++) {
+      const m = this.mins[r];
+      const top = m.top();
+      if (top >= 0 && state.used[r] + m.key[top] > state.capacity[r] * (1 + FIT_EPS)) return true;
+    }
+    return false;
   }
+
+  private grow(n: number): void {
+    this.heap = grown(this.heap, n);
+    this.mins = this.mins.map((h) => grown(h, n));
+  }
+}
+
+function grown(old: IndexedHeap, n: number): IndexedHeap {
+  const next = new IndexedHeap(Math.max(n, old.key.length * 2));
+  next.key.set(old.key);
+  next.tie.set(old.tie);
+  for (let i = 0; i < old.key.length; i++) if (old.has(i)) next.insert(i);
+  return next;
 }
 
 /** The task fits in what is free now. */
