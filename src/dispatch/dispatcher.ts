@@ -111,6 +111,23 @@ export class Dispatcher {
     this.elasticPhase(state, start, guarded);
   }
 
+  /**
+   * After a preemption freed room (targets from the last apply with computeTargets): only queues
+   * below their target start tasks (an elastic-only policy's queues all count as guaranteed here),
+   * so the freed resources reach the queue they were freed for. Call finishPreemption() after.
+   */
+  applyAfterPreemption(state: ClusterState, policy: Policy, start: (q: number) => void): void {
+    const classes = this.classes.subarray(0, state.queues.length);
+    if (policy.elasticOnly || !policy.guaranteed) classes.fill(HARD);
+    this.guaranteedPhase(state, HARD, start);
+    this.guaranteedPhase(state, SOFT, start);
+  }
+
+  /** The elastic phase alone (work conservation after the preemptions of a point). */
+  finishPreemption(state: ClusterState, start: (q: number) => void): void {
+    this.elasticPhase(state, start, false);
+  }
+
   /** Queues of class `cls` start tasks below their per-resource target, smallest usage/target first. */
   private guaranteedPhase(state: ClusterState, cls: number, start: (q: number) => void): void {
     const n = state.queues.length;

@@ -26,8 +26,12 @@ export class FillShares {
     let preemptBudget = cl.queues.reduce((a, q) => a + q.runningTasks, 0);
     this.dispatcher.apply(cl, policy, this.start, this.preemption);
     // bounded: each point preempts at most as many tasks as were running when it began
-    while (this.preemption && preemptBudget-- > 0 && preemptOne(this.run, this.dispatcher.shareDom)) {
-      this.dispatcher.apply(cl, policy, this.start, true);
+    if (!this.preemption) return;
+    let preempted = false;
+    while (preemptBudget-- > 0 && preemptOne(this.run, this.dispatcher.shareDom)) {
+      preempted = true;
+      this.dispatcher.applyAfterPreemption(cl, policy, this.start);
     }
+    if (preempted) this.dispatcher.finishPreemption(cl, this.start);
   }
 }
