@@ -12,6 +12,9 @@ import type { ClusterState, QueueState } from "../policy/policy.js";
 import { getPolicy, policyNames } from "../sim/registry.js";
 import { validateWorkload } from "../sim/validate-workload.js";
 
+const TOP_KEYS = ["capacity", "resources", "queues", "time"];
+const QUEUE_KEYS = ["name", "kind", "weight", "demand", "usage", "bursts", "path", "params"];
+
 interface QueueInput extends QueueSpec {
   demand: number[];
   usage?: number[];
@@ -21,11 +24,14 @@ export function allocate(policyName: string, input: unknown, engine: Engine): Re
   const factory = getPolicy(policyName);
   if (!factory) throw new InputError("--policy", `unknown policy '${policyName}' (known: ${policyNames().join(", ")})`);
   if (input === null || typeof input !== "object") throw new InputError("input", `expected a JSON object, got ${describeValue(input)}`);
-  const { capacity, queues, resources } = input as { capacity: number[]; queues: QueueInput[]; resources?: string[] };
+  for (const key of Object.keys(input)) if (!TOP_KEYS.includes(key)) throw new InputError(key, `unknown key (known: ${TOP_KEYS.join(", ")})`);
+  const { capacity, queues, resources, time } = input as { capacity: number[]; queues: QueueInput[]; resources?: string[]; time?: number };
   if (!Array.isArray(queues)) throw new InputError("queues", "must be an array");
+  if (time !== undefined && !(typeof time === "number" && Number.isFinite(time) && time >= 0)) throw new InputError("time", `must be a finite number >= 0 (got ${describeValue(time)})`);
   const k = Array.isArray(capacity) ? capacity.length : 0;
   const specs: QueueSpec[] = queues.map((q, i) => {
     if (q === null || typeof q !== "object") throw new InputError(`queues[${i}]`, "must be an object");
+    for (const key of Object.keys(q)) if (!QUEUE_KEYS.includes(key)) throw new InputError(`queues[${i}].${key}`, `unknown key (known: ${QUEUE_KEYS.join(", ")})`);
     return { ...q, name: q.name ?? `q${i}`, kind: q.kind ?? "TQ" };
   });
   const workload: Workload = {
@@ -54,6 +60,9 @@ export function allocate(policyName: string, input: unknown, engine: Engine): Re
       used[r] += u[r];
     }
   });
+  for (let r = 0; r < k; r++) {
+    if (used[r] > capacity[r] * (1 + 1e-12)) throw new InputError(`queues[*].usage[${r}]`, `the queues' usage ${used[r]} exceeds the capacity ${capacity[r]}`);
+  }
   const policy = factory.create();
   policy.init?.({ workload, engine, random: () => 0.5 });
   const admissions = specs.map((_, i) => policy.admission?.(i));
@@ -63,12 +72,15 @@ export function allocate(policyName: string, input: unknown, engine: Engine): Re
     const usage = usages.subarray(i * k, i * k + k);
     return {
       index: i, spec, demand, usage, pending: Float64Array.from(demand, (x, r) => x - usage[r]),
-      nextTask: null, runnableTasks: 0, nextArrival: Infinity, runningTasks: 0, activeJobs: 0,
+      // a queue with pending demand has work to run, one with usage has work running (M-BVT's
+      // activity test reads these; without them every queue looked idle and got nothing)
+      nextTask: null, runnableTasks: demand.some((x, r) => x > usage[r]) ? 1 : 0, nextArrival: Infinity,
+      runningTasks: usage.some((x) => x > 0) ? 1 : 0, activeJobs: demand.some((x) => x > 0) ? 1 : 0,
       openBurst: null, rejected: admissions[i]?.class === "rejected",
     };
   });
   const state: ClusterState = {
-    time: 0, capacity: Float64Array.from(capacity), resources: workload.resources, used, queues: qs, demands, usages,
+    time: time ?? 0, capacity: Float64Array.from(capacity), resources: workload.resources, used, queues: qs, demands, usages,
   };
   const out = new Float64Array(n * k);
   policy.shares(state, out);

@@ -12,7 +12,7 @@ import { Rng } from "../des/random.js";
 
 export const DEFAULT_POLICIES = ["justice", "baseline-fs", "reactive-fs", "oracle"];
 
-const DEFAULT_PARAMS = {
+export const DEFAULT_PARAMS = {
   ...DEFAULT_WORKLOAD,
   /** Offered load / capacity of the two settings (paper TR1: 3,900 busy CPUs on 2,250 and 4,500). */
   loadHigh: 1.7,

@@ -7,7 +7,7 @@
 import type { Table } from "./table.js";
 import type { Scenario, ScenarioOptions, ScenarioReport } from "./scenario.js";
 import { offeredLoad, workloadStats } from "../justice/workload.js";
-import { DEFAULT_POLICIES, averageOverDeadlines, readParams, runJusticeGrid } from "./justice-grid.js";
+import { DEFAULT_PARAMS, DEFAULT_POLICIES, averageOverDeadlines, readParams, runJusticeGrid } from "./justice-grid.js";
 import { SEED_METRICS, formatCi, runJusticeSeeds, seedCi } from "./justice-seeds.js";
 
 export { JUSTICE_PRESETS, averageOverDeadlines, runJusticeGrid, type JusticeCellSummary } from "./justice-grid.js";
