@@ -18,10 +18,11 @@ const LAYERS: Record<string, number> = {
   kernels: 1, // one folder per kernel contract: src/kernels/<name>/
   engine: 2,
   des: 3, // the discrete-event core
+  dispatch: 3, // the shared dispatch (guaranteed targets, then online DRF) every driver runs
   policy: 3, // the policy interface and workload model every driver (simulator, live scheduler) runs
   // policies and models: the queue-level model and policy interface (sim), the policies, the
   // papers' models; a folder may import another of its layer as long as no file cycle forms
-  sim: 4, policies: 4, bopf: 4, ltrf: 4, justice: 4, phoenix: 4, baselines: 4,
+  sim: 4, policies: 4, live: 4, bopf: 4, ltrf: 4, justice: 4, phoenix: 4, baselines: 4,
   // users of the simulator core that make its inputs: workload generators and trace loaders
   workloads: 5, traces: 5,
   scenarios: 6,

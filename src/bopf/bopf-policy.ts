@@ -7,13 +7,10 @@
 // under-reports gets too small a rate and misses its deadline, and one that over-reports is
 // still capped by what its tasks really need (docs/policies/bopf.md, misreported bursts).
 //
-// Reservation: the simulator does not preempt, and it lets the queue furthest below its
-// target start first — so a TQ below its (legitimate) elastic target could take resources
-// that a running TQ task just freed while a guaranteed LQ is still waiting for them, and
-// the LQ would be blocked again. While some LQ with a live guarantee is below its guarantee
-// and has runnable tasks, every queue without a live guarantee is held at its current
-// usage (no new starts). Freed resources thus go to guarantees first, and a burst is
-// blocked at most by the tasks already running when it arrived.
+// Dispatch (src/dispatch/dispatcher.ts): queues with a live guarantee are guaranteed (hard, then
+// soft) up to their target; everything else competes by online DRF for what is free, as in the
+// authors' simulator. The old "reservation" step (hold unguaranteed queues while a guarantee is
+// unmet) is the dispatcher's `reservation` option, off by default.
 //
 // Admission order: queues are admitted as they show up — by their first job's arrival,
 // ties in workload order (TQs queued at t = 0 are "already in the system" when an LQ
@@ -35,6 +32,7 @@ import { BopfAdmissionControl, type BopfAdmission, type BopfClass } from "./admi
 import { allocateInstant, type InstantQueue } from "./allocate.js";
 import type { BurstSeries } from "./bursts.js";
 import { UsageSampler } from "./usage-sampler.js";
+import { HARD, SOFT } from "../dispatch/dispatcher.js";
 
 export interface BopfPolicyOptions {
   variant?: "bopf" | "nbopf";
@@ -146,25 +144,15 @@ export class BopfPolicy implements Policy {
     });
     const res = allocateInstant(this.engine, state.capacity, queues);
     out.set(res.allocation);
-    if (this.reserving(state, queues, res.steps.hard, res.steps.soft)) {
-      queues.forEach((q, i) => {
-        if (!q.guarantee) out.set(state.queues[i].usage, i * k);
-      });
-    }
   }
 
-  /** True when a guaranteed LQ is below its guarantee (dominant share) with tasks waiting. */
-  private reserving(state: ClusterState, queues: InstantQueue[], hard: Float64Array, soft: Float64Array): boolean {
-    const k = state.capacity.length;
-    return queues.some((q, i) => {
-      if (!q.guarantee || state.queues[i].runnableTasks === 0) return false;
-      let g = 0, u = 0;
-      for (let r = 0; r < k; r++) {
-        g = Math.max(g, (hard[i * k + r] + soft[i * k + r]) / state.capacity[r]);
-        u = Math.max(u, state.queues[i].usage[r] / state.capacity[r]);
-      }
-      return u < g * (1 - 1e-9);
-    });
+  /** Queues with a live guarantee (after the last `shares`) are guaranteed: hard or soft by their class. */
+  guaranteed(_state: ClusterState, out: Uint8Array): void {
+    for (let i = 0; i < this.open.length; i++) {
+      if (!this.open[i]) continue;
+      const cls = this.admissions[i].class;
+      out[i] = cls === "hard" ? HARD : cls === "soft" ? SOFT : 0;
+    }
   }
 
   report(): Record<string, unknown> {

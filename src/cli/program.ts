@@ -16,6 +16,7 @@ import { progressBar } from "./progress.js";
 import { writeReportFile } from "./report-file.js";
 import { skippedNote } from "./skipped-note.js";
 import { addSweepCommands } from "./sweep-commands.js";
+import { serveStreams, serveTcp } from "./serve.js";
 
 function intArg(name: string) {
   return (v: string): number => {
@@ -106,6 +107,16 @@ export function buildProgram(): Command {
     .action((o: { policy: string; input: string }) => {
       const out = allocate(o.policy, readInput(o.input), loadEngineSync());
       process.stdout.write(JSON.stringify(out, null, 2) + "\n");
+    });
+
+  program
+    .command("serve")
+    .description("the live scheduler as a sidecar: JSON lines over stdin/stdout (docs/live-scheduler.md)")
+    .option("--listen <port>", "serve over TCP on 127.0.0.1:PORT instead (0 = any free port)", intArg("--listen"))
+    .action(async (o: { listen?: number }) => {
+      const engine = loadEngineSync();
+      if (o.listen !== undefined) await serveTcp(engine, o.listen);
+      else await serveStreams(engine, process.stdin, process.stdout);
     });
 
   program

@@ -9,6 +9,8 @@ export function queueWeights(state: ClusterState): Float64Array {
 
 export class DrfPolicy implements Policy {
   readonly name = "drf";
+  /** Online task-level DRF (the dispatch's elastic phase) is DRF itself: no targets needed to start tasks. */
+  readonly elasticOnly = true;
   private engine: Engine | null = null;
   private weights: Float64Array | null = null;
   init(ctx: { engine: Engine }): void {

@@ -3,6 +3,7 @@
 import type { Engine } from "../engine/engine.js";
 import type { ClusterState, Policy, PolicyFactory } from "../policy/policy.js";
 import { queueWeights } from "./drf.js";
+import { HARD } from "../dispatch/dispatcher.js";
 
 /** Capacity left after `alloc`, kept strictly positive (the kernel requires C > 0); a tiny residue is unusable anyway. */
 export function remainingCapacity(capacity: Float64Array, alloc: Float64Array, n: number): Float64Array {
@@ -30,6 +31,10 @@ export class StrictPriorityPolicy implements Policy {
     const left = remainingCapacity(state.capacity, first.allocation, n);
     const second = this.engine!.drf({ capacity: left, demands: tq, weights: w });
     for (let i = 0; i < n * k; i++) out[i] = first.allocation[i] + second.allocation[i];
+  }
+  /** LQs with demand are guaranteed their DRF share of the whole capacity; TQs are elastic. */
+  guaranteed(state: ClusterState, out: Uint8Array): void {
+    for (const q of state.queues) if (q.spec.kind === "LQ" && q.demand.some((d) => d > 0)) out[q.index] = HARD;
   }
 }
 

@@ -91,6 +91,17 @@ export interface Policy {
   /** Share-based: write the target allocation (queue-major N*K, resource units) into `out` (zeroed before). */
   shares?(state: ClusterState, out: Float64Array): void;
   /**
+   * Share-based: which queues are guaranteed their target now (src/dispatch/dispatcher.ts), called
+   * after `shares`: write 1 (hard) or 2 (soft) per guaranteed queue into `out` (zeroed = elastic).
+   * A share policy without it has every queue guaranteed up to its target.
+   */
+  guaranteed?(state: ClusterState, out: Uint8Array): void;
+  /**
+   * Share-based: true when no queue is ever guaranteed, so drivers start tasks by online DRF
+   * alone and need not call `shares` (DRF).
+   */
+  readonly elasticOnly?: boolean;
+  /**
    * Task-level: the queue whose next task should start now, or -1 to stop starting tasks
    * at this point. The policy is responsible for choosing a task that fits in the free
    * capacity: the simulator starts it and its invariant check catches an over-allocation.

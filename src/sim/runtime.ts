@@ -110,6 +110,8 @@ export class ClusterRt implements ClusterState {
   readonly pendings: Float64Array;
   readonly usages: Float64Array;
   readonly k: number;
+  /** Called after every change of a queue's usage or pending work (the dispatcher keeps its heap current). */
+  onChange: ((q: QueueRt) => void) | null = null;
 
   constructor(capacity: number[], resources: string[], specs: QueueSpec[]) {
     const k = capacity.length;
@@ -134,6 +136,7 @@ export class ClusterRt implements ClusterState {
       q.pending[r] = p;
       q.demand[r] = q.usage[r] + p;
     }
+    this.onChange?.(q);
   }
 
   /** Moves one task's demand between pending and usage (+1 = start, -1 = end or kill). */
@@ -149,6 +152,7 @@ export class ClusterRt implements ClusterState {
       if (s > dom) dom = s;
     }
     q.useDom = dom;
+    this.onChange?.(q);
   }
 
   fits(demand: Float64Array): boolean {

@@ -15,6 +15,11 @@ export interface SimOptions {
   updateInterval?: number;
   /** Allow preempting tasks of queues above their share (restarted later from scratch). Default false. */
   preemption?: boolean;
+  /**
+   * Share policies: hold queues that are not guaranteed while a guaranteed one is below its target
+   * (the old BoPF reservation step; breaks work conservation). Default false.
+   */
+  reservation?: boolean;
   /** Length of one time-series point: each is the average dominant share over its interval. Default: about 200 points. */
   sampleInterval?: number;
   /** Stop at this time (jobs not ended by then are dropped with reason 'horizon'). Default: run to completion. */
@@ -57,6 +62,7 @@ export function checkSimOptions(opts: SimOptions): void {
     throw new InputError("sampleInterval", `must be a finite number > 0 (got ${describeValue(sampleInterval)})`);
   }
   if (seed !== undefined && !(typeof seed === "number" && Number.isFinite(seed))) throw new InputError("seed", `must be a finite number (got ${describeValue(seed)})`);
+  if (opts.reservation !== undefined && typeof opts.reservation !== "boolean") throw new InputError("reservation", `must be true or false (got ${describeValue(opts.reservation)})`);
   if (preemption !== undefined && typeof preemption !== "boolean") throw new InputError("preemption", `must be true or false (got ${describeValue(preemption)})`);
   if (policyOptions !== undefined && (policyOptions === null || typeof policyOptions !== "object")) throw new InputError("policyOptions", `expected an object, got ${describeValue(policyOptions)}`);
 }

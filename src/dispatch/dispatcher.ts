@@ -1,0 +1,183 @@
+// The authors' dispatch (docs/policies/simulator.md, "Dispatch"), one module for every driver
+// (the queue-level simulator and the live scheduler), so both make the same decisions.
+// At a scheduling point tasks start class by class with per-resource targets:
+//   1. guaranteed queues (BoPF's hard, then soft LQs with a live guarantee; SP's LQs; every
+//      queue of a share policy that does not say which are guaranteed) start tasks while they
+//      are below their target on every resource the task needs (the policy's `shares`), the
+//      queue with the smallest usage/target ratio first;
+//   2. then every queue with runnable tasks competes for what is free by task-level online DRF:
+//      the smallest weighted dominant share (dominant share / weight, ties by queue index) whose
+//      next task fits starts it. This phase is what makes the dispatch work conserving.
+// Phase 2 runs on an indexed heap kept current between points (touch() on every change of a
+// queue's usage or runnable tasks), so a decision costs O(log N) amortised; a queue whose next
+// task does not fit is set aside for the rest of the point.
+// `reservation` (off by default): while a guaranteed queue is below its target with runnable
+// tasks, queues that are not guaranteed start nothing (the old BoPF step; breaks work conservation).
+import { IndexedHeap } from "../des/indexed-heap.js";
+import type { ClusterState, Policy } from "../policy/policy.js";
+
+/** Relative slack when comparing a usage with a target or the capacity. */
+export const DISPATCH_EPS = 1e-9;
+const FIT_EPS = 1e-12;
+
+/** Guarantee classes a policy reports per queue (Policy.guaranteed). */
+export const ELASTIC = 0;
+export const HARD = 1;
+export const SOFT = 2;
+
+export interface DispatchOptions {
+  /** Hold unguaranteed queues while a guaranteed one is below its target (default false). */
+  reservation?: boolean;
+}
+
+export class Dispatcher {
+  private heap: IndexedHeap;
+  private targets = new Float64Array(0);
+  private classes = new Uint8Array(0);
+  /** Dominant share of each queue's target at the last point that computed targets. */
+  shareDom = new Float64Array(0);
+  private readonly reservation: boolean;
+  private readonly aside: number[] = [];
+
+  constructor(private readonly k: number, options: DispatchOptions = {}) {
+    this.heap = new IndexedHeap(16);
+    this.reservation = options.reservation === true;
+  }
+
+  /** Re-keys queue `q` (after a change of its usage, runnable tasks, weight or rejection). */
+  touch(state: ClusterState, q: number): void {
+    if (q >= this.heap.key.length) this.grow(q + 1);
+    const queue = state.queues[q];
+    let dom = 0;
+    for (let r = 0; r < this.k; r++) {
+      const s = queue.usage[r] / state.capacity[r];
+      if (s > dom) dom = s;
+    }
+    this.heap.update(q, dom / (queue.spec.weight ?? 1), q);
+    if (!queue.rejected && queue.runnableTasks > 0 && queue.nextTask) this.heap.insert(q);
+    else this.heap.remove(q);
+  }
+
+  /** Forgets every queue (call touch for each again after re-indexing). */
+  reset(n: number): void {
+    this.heap = new IndexedHeap(Math.max(16, n));
+  }
+
+  /**
+   * One scheduling point: `start(q)` starts queue q's next task (and must touch it). `computeTargets`
+   * is true when the policy's targets are wanted anyway (e.g. for preemption).
+   */
+  apply(state: ClusterState, policy: Policy, start: (q: number) => void, computeTargets = false): void {
+    const n = state.queues.length;
+    const k = this.k;
+    let guarded = false;
+    if (policy.shares && (!policy.elasticOnly || computeTargets)) {
+      if (this.targets.length < n * k) {
+        this.targets = new Float64Array(n * k);
+        this.classes = new Uint8Array(n);
+        this.shareDom = new Float64Array(n);
+      }
+      const targets = this.targets.subarray(0, n * k);
+      const classes = this.classes.subarray(0, n);
+      targets.fill(0);
+      policy.shares(state, targets);
+      for (let q = 0; q < n; q++) {
+        let s = 0;
+        for (let r = 0; r < k; r++) s = Math.max(s, targets[q * k + r] / state.capacity[r]);
+        this.shareDom[q] = s;
+      }
+      if (!policy.elasticOnly) {
+        if (policy.guaranteed) { classes.fill(ELASTIC); policy.guaranteed(state, classes); }
+        else classes.fill(HARD);
+        this.guaranteedPhase(state, HARD, start);
+        this.guaranteedPhase(state, SOFT, start);
+        if (this.reservation) guarded = this.belowGuarantee(state);
+      }
+    }
+    this.elasticPhase(state, start, guarded);
+  }
+
+  /** Queues of class `cls` start tasks below their per-resource target, smallest usage/target first. */
+  private guaranteedPhase(state: ClusterState, cls: number, start: (q: number) => void): void {
+    const n = state.queues.length;
+    for (;;) {
+      let best = -1;
+      let bestRatio = Infinity;
+      for (let q = 0; q < n; q++) {
+        if (this.classes[q] !== cls) continue;
+        const queue = state.queues[q];
+        if (queue.rejected || queue.runnableTasks === 0) continue;
+        const next = queue.nextTask;
+        if (!next) continue;
+        const ratio = this.quotaRatio(state, q, next);
+        if (ratio < bestRatio && fits(state, next)) { bestRatio = ratio; best = q; }
+      }
+      if (best < 0) return;
+      start(best);
+    }
+  }
+
+  /**
+   * Infinity when queue q may not start `task` under its target (at or above it on a resource the
+   * task needs); otherwise its usage/target dominant ratio (-1 for a task that needs nothing).
+   */
+  private quotaRatio(state: ClusterState, q: number, task: Float64Array): number {
+    const k = this.k;
+    const usage = state.queues[q].usage;
+    let needs = false;
+    let ratio = 0;
+    for (let r = 0; r < k; r++) {
+      if (!(task[r] > 0)) continue;
+      needs = true;
+      const t = this.targets[q * k + r];
+      if (!(usage[r] < t * (1 - DISPATCH_EPS))) return Infinity;
+      ratio = Math.max(ratio, usage[r] / t);
+    }
+    return needs ? ratio : -1;
+  }
+
+  /** True when a guaranteed queue with runnable tasks is below its target (reservation option). */
+  private belowGuarantee(state: ClusterState): boolean {
+    for (let q = 0; q < state.queues.length; q++) {
+      if (this.classes[q] === ELASTIC) continue;
+      const queue = state.queues[q];
+      if (queue.rejected || queue.runnableTasks === 0 || !queue.nextTask) continue;
+      if (this.quotaRatio(state, q, queue.nextTask) < Infinity) return true;
+    }
+    return false;
+  }
+
+  /** Online DRF on what is free: smallest weighted dominant share whose next task fits, again and again. */
+  private elasticPhase(state: ClusterState, start: (q: number) => void, guarded: boolean): void {
+    const heap = this.heap;
+    const aside = this.aside;
+    for (;;) {
+      const q = heap.top();
+      if (q < 0) break;
+      const next = state.queues[q].nextTask!;
+      if ((guarded && this.classes[q] === ELASTIC) || !fits(state, next)) {
+        heap.remove(q);
+        aside.push(q);
+        continue;
+      }
+      start(q);
+    }
+    for (const q of aside) this.touch(state, q);
+    aside.length = 0;
+  }
+
+  private grow(n: number): void {
+    const old = this.heap;
+    const next = new IndexedHeap(Math.max(n, old.key.length * 2));
+    next.key.set(old.key);
+    next.tie.set(old.tie);
+    for (let i = 0; i < old.key.length; i++) if (old.has(i)) next.insert(i);
+    this.heap = next;
+  }
+}
+
+/** The task fits in what is free now. */
+export function fits(state: ClusterState, task: ArrayLike<number>): boolean {
+  for (let r = 0; r < task.length; r++) if (state.used[r] + task[r] > state.capacity[r] * (1 + FIT_EPS)) return false;
+  return true;
+}

@@ -1,0 +1,117 @@
+// The live scheduler (src/live/scheduler.ts): the DRF paper's example, snapshot/restore, the
+// dispatch's order, schedule(free), and bad input as InputErrors that change nothing.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { InputError, createScheduler, restoreScheduler } from "../../src/index.js";
+import { loadEngineSync } from "../../src/engine/load.js";
+import type { Scheduler } from "../../src/live/scheduler.js";
+
+const engine = loadEngineSync();
+const clockAt = () => { let t = 0; return { clock: () => t, set: (x: number) => { t = x; } }; };
+
+function drfExample(): Scheduler {
+  const s = createScheduler({ policy: "drf", capacity: [9, 18], engine, clock: () => 0 });
+  s.addQueue("A");
+  s.addQueue("B");
+  for (let i = 0; i < 20; i++) {
+    s.submit("A", { id: `a${i}`, demand: [1, 4] });
+    s.submit("B", { id: `b${i}`, demand: [3, 1] });
+  }
+  return s;
+}
+
+describe("live scheduler", () => {
+  it("the DRF paper's example: capacity <9,18>, A <1,4>, B <3,1>: 3 of A's and 2 of B's", () => {
+    const s = drfExample();
+    const started = s.schedule();
+    expect(started.filter((t) => t.queue === "A")).toHaveLength(3);
+    expect(started.filter((t) => t.queue === "B")).toHaveLength(2);
+    // A's dominant share (memory) 12/18 equals B's (CPU) 6/9
+    const sh = s.shares();
+    expect(sh[0].dominantShare).toBeCloseTo(2 / 3, 12);
+    expect(sh[1].dominantShare).toBeCloseTo(2 / 3, 12);
+    expect(s.schedule()).toEqual([]);
+  });
+
+  it("finish frees room for the queue with the smallest dominant share", () => {
+    const s = drfExample();
+    s.schedule();
+    s.finish("b0"); // B drops to 1/3 and gets the room back
+    expect(s.schedule()).toEqual([{ id: "b2", queue: "B" }]);
+  });
+
+  it("weights: a queue of weight 2 gets twice the dominant share", () => {
+    const s = createScheduler({ policy: "drf", capacity: [10], engine, clock: () => 0 });
+    s.addQueue("A", { weight: 2 });
+    s.addQueue("B");
+    for (let i = 0; i < 10; i++) { s.submit("A", { id: `a${i}`, demand: [1] }); s.submit("B", { id: `b${i}`, demand: [1] }); }
+    const started = s.schedule();
+    expect(started.filter((t) => t.queue === "A").length).toBeGreaterThanOrEqual(6);
+    expect(started.filter((t) => t.queue === "B").length).toBeGreaterThanOrEqual(3);
+    expect(started).toHaveLength(10);
+  });
+
+  it("schedule(free) starts only what fits in the given free resources", () => {
+    const s = drfExample();
+    const started = s.schedule([4, 5]);
+    // A <1,4> first (share 4/18), then B <3,1> (share 3/9): <4,5> used, nothing else fits
+    expect(started).toEqual([{ id: "a0", queue: "A" }, { id: "b0", queue: "B" }]);
+    expect(s.schedule()).toHaveLength(3);
+  });
+
+  it("SP serves LQs first, up to their DRF share, then TQs by DRF", () => {
+    const s = createScheduler({ policy: "sp", capacity: [4], engine, clock: () => 0 });
+    s.addQueue("batch");
+    s.addQueue("lq", { kind: "LQ" });
+    for (let i = 0; i < 4; i++) s.submit("batch", { id: `t${i}`, demand: [1] });
+    for (let i = 0; i < 3; i++) s.submit("lq", { id: `l${i}`, demand: [1] });
+    const started = s.schedule();
+    expect(started.slice(0, 3).every((t) => t.queue === "lq")).toBe(true);
+    expect(started).toHaveLength(4);
+  });
+
+  it("FIFO: earliest submission first, head-of-line blocking", () => {
+    const c = clockAt();
+    const s = createScheduler({ policy: "fifo", capacity: [4], engine, clock: c.clock });
+    s.addQueue("A"); s.addQueue("B");
+    s.submit("B", { id: "b0", demand: [3] }); c.set(1);
+    s.submit("A", { id: "a0", demand: [3] }); c.set(2);
+    s.submit("B", { id: "b1", demand: [1] });
+    expect(s.schedule()).toEqual([{ id: "b0", queue: "B" }]);
+  });
+
+  it("snapshot/restore: the restored scheduler makes the same decisions", () => {
+    fc.assert(fc.property(fc.array(fc.tuple(fc.nat(3), fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 5 }), fc.boolean()), { maxLength: 60 }), fc.nat(59), (ops, cut) => {
+      const c = clockAt();
+      const a = createScheduler({ policy: "drf", capacity: [10, 10], engine, clock: c.clock });
+      for (const n of ["q0", "q1", "q2", "q3"]) a.addQueue(n, { weight: 1 + (n.charCodeAt(1) % 2) });
+      let b: Scheduler | null = null;
+      const run = (s: Scheduler, i: number, op: (typeof ops)[number]) => {
+        const [q, x, y, fin] = op;
+        s.submit(`q${q}`, { id: `t${i}`, demand: [x, y] });
+        const started = s.schedule();
+        if (fin && started.length) s.finish(started[0].id);
+        return started;
+      };
+      const outA: unknown[] = [], outB: unknown[] = [];
+      ops.forEach((op, i) => {
+        c.set(i);
+        if (i === cut) b = restoreScheduler(JSON.parse(JSON.stringify(a.snapshot())), { engine, clock: c.clock });
+        outA.push(run(a, i, op));
+        if (b) outB.push(run(b, i, op));
+      });
+      if (b) {
+        expect(outB).toEqual(outA.slice(outA.length - outB.length));
+        expect((b as Scheduler).shares()).toEqual(a.shares());
+      }
+    }), { numRuns: 100 });
+  });
+
+  it("unsupported policies are refused with a reason; unknown keys are named", () => {
+    expect(() => createScheduler({ policy: "ltrf", capacity: [1], engine })).toThrow(/ltrf.*not supported/);
+    expect(() => createScheduler({ policy: "nope", capacity: [1], engine })).toThrow(InputError);
+    const s = createScheduler({ policy: "drf", capacity: [1], engine, clock: () => 0 });
+    s.addQueue("A");
+    try { s.submit("A", { id: "x", demnd: [1] } as never); expect.unreachable(); } catch (e) { expect((e as InputError).field).toBe("task.demnd"); }
+  });
+});
