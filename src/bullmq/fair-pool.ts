@@ -96,32 +96,43 @@ export async function startFairPool(opts: FairPoolOptions): Promise<FairPool> {
     }
   };
 
+  const startScheduled = async () => {
+    const started = scheduler.schedule();
+    const jobs = await Promise.all(started.map(({ queue: t }) => workers.get(t)!.getNextJob(token, { block: false })));
+    for (let i = 0; i < started.length; i++) {
+      const { id, queue: t } = started[i];
+      const job = jobs[i];
+      if (!job) { scheduler.cancel(id); known.delete(id); continue; }
+      if (job.id !== id) {
+        // Not the job the scheduler chose (another consumer, priorities): give both back.
+        scheduler.cancel(id);
+        known.delete(id);
+        await job.moveToDelayed(Date.now(), token);
+        continue;
+      }
+      runningBy.set(t, runningBy.get(t)! + 1);
+      const p = run(t, job);
+      inflight.add(p);
+      void p.finally(() => inflight.delete(p));
+    }
+  };
+
   const loop = async () => {
     while (!closed) {
       try {
-        for (const t of tenants) {
-          const waiting = await queues.get(t)!.getWaiting(0, lookahead - 1);
-          for (const j of waiting) {
+        // Start what already fits first (no Redis round trip before a freed slot is refilled),
+        // then learn of new jobs and start again.
+        await startScheduled();
+        const low = tenants.filter((t) => scheduler.explain(t).waiting < lookahead / 2);
+        const peeked = await Promise.all(low.map((t) => queues.get(t)!.getWaiting(0, lookahead - 1)));
+        low.forEach((t, i) => {
+          for (const j of peeked[i]) {
             if (!j.id || known.has(j.id)) continue;
             scheduler.submit(t, { id: j.id, demand: (j.data as FairJobData).demand });
             known.add(j.id);
           }
-        }
-        for (const { id, queue: t } of scheduler.schedule()) {
-          const job = await workers.get(t)!.getNextJob(token, { block: false });
-          if (!job) { scheduler.cancel(id); known.delete(id); continue; }
-          if (job.id !== id) {
-            // Not the job the scheduler chose (another consumer, priorities): give both back.
-            scheduler.cancel(id);
-            known.delete(id);
-            await job.moveToDelayed(Date.now(), token);
-            continue;
-          }
-          runningBy.set(t, runningBy.get(t)! + 1);
-          const p = run(t, job);
-          inflight.add(p);
-          void p.finally(() => inflight.delete(p));
-        }
+        });
+        await startScheduled();
       } catch {
         // Redis unreachable: try again after a pause.
       }

@@ -10,10 +10,10 @@ let redis: TestRedis;
 beforeAll(async () => { redis = await startRedis(); }, 30_000);
 afterAll(async () => { await redis?.stop(); });
 
-// NOT PASSING YET (see docs/bullmq.md, "Status"): on the shared 2-core machine the pool measured a
-// time-averaged dominant share of about 0.27 for A against the DRF 0.667 (the pool sits idle between
-// scheduling rounds: each round peeks every tenant's queue over Redis). Skipped, not loosened, until
-// the round latency is fixed.
+// NOT PASSING YET (see docs/bullmq.md, "Status"): on the loaded shared 2-core machine a tenant's
+// time-averaged dominant share came out 12.9% off its DRF 2/3 (most samples are exactly 3 of A's
+// and 2 of B's jobs; the misses are refill gaps of about 150 ms, Redis round trips, when a tenant's
+// jobs finish together). Skipped, not loosened, until the refill latency is fixed.
 describe.skip("fair pool", () => {
   it("under contention each tenant's measured share is within 10% of its DRF share", async () => {
     const connection = { host: "127.0.0.1", port: redis.port };
@@ -27,9 +27,11 @@ describe.skip("fair pool", () => {
     const done: string[] = [];
     const pool = await startFairPool({
       connection, tenants: { A: {}, B: {} }, capacity: [9, 18], pollMs: 10,
-      process: async (job) => { await new Promise((r) => setTimeout(r, 100)); done.push(job.id!); return "ok"; },
+      process: async (job) => { await new Promise((r) => setTimeout(r, 300)); done.push(job.id!); return "ok"; },
     });
     const samples: Array<{ A: number; B: number }> = [];
+    // The window opens when the pool has started its first job (its startup is not contention).
+    while (pool.running().A + pool.running().B === 0) await new Promise((res) => setTimeout(res, 5));
     // Sample while both tenants still have waiting jobs (contention).
     while (done.filter((d) => d.startsWith("A")).length < N * 0.6 && done.filter((d) => d.startsWith("B")).length < N * 0.6) {
       const r = pool.running();
