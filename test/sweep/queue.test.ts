@@ -24,12 +24,12 @@ const workers: WorkerProcess[] = [];
 beforeAll(async () => {
   redis = await startRedis();
   local = await runSweep(spec, { modules: [SLOW_FIXTURE], workers: 1 });
-}, 60_000);
+}, 300_000);
 afterAll(async () => {
   await Promise.all(workers.map((w) => { w.child.kill("SIGCONT"); return w.stop(); }));
   await redis?.stop();
   rmSync(tmp, { recursive: true, force: true });
-}, 60_000);
+}, 300_000);
 
 function markDir(name: string): string {
   const d = join(tmp, name);
@@ -51,7 +51,7 @@ function marks(dir: string): Array<{ pid: number; cell: string }> {
   });
 }
 
-async function until(cond: () => boolean, what: string, ms = 60_000): Promise<void> {
+async function until(cond: () => boolean, what: string, ms = 280_000): Promise<void> {
   const end = Date.now() + ms;
   while (!cond()) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
@@ -85,7 +85,7 @@ describe("sweep on a BullMQ queue with real worker processes", () => {
     expect(marks(dir).filter((m) => m.cell === killedCell).map((m) => m.pid)).toContain(b.child.pid);
     expect(await a.exited).toBe(null);
     await b.stop();
-  }, 120_000);
+  }, 300_000);
 
   it("Redis restarted (without persistence: every job lost) mid-sweep: the sweep resumes, output identical", async () => {
     const queue = `${redis.url}/restart`;
@@ -99,7 +99,7 @@ describe("sweep on a BullMQ queue with real worker processes", () => {
     expect(lines).toEqual(local);
     expect(errors.length).toBeGreaterThan(0); // the submitter did see Redis go away
     await Promise.all(ws.map((w) => w.stop()));
-  }, 120_000);
+  }, 300_000);
 
   it("a frozen worker finishing a cell that was already run elsewhere is counted once", async () => {
     const queue = `${redis.url}/dup`;
@@ -115,7 +115,7 @@ describe("sweep on a BullMQ queue with real worker processes", () => {
     expect(lines).toEqual(local);
     expect(new Set(lines.map((l) => l)).size).toBe(lines.length);
     await Promise.all([a.stop(), b.stop()]);
-  }, 120_000);
+  }, 300_000);
 
   it("a cell that throws is reported with its policy, seed and parameters, and run once", async () => {
     const queue = `${redis.url}/boom`;
@@ -130,5 +130,5 @@ describe("sweep on a BullMQ queue with real worker processes", () => {
     expect(f.lines).toHaveLength(2); // the header and the good cell
     expect(marks(dir).filter((m) => m.cell.startsWith("boom_"))).toHaveLength(1);
     await Promise.all(ws.map((w) => w.stop()));
-  }, 120_000);
+  }, 300_000);
 });
