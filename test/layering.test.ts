@@ -25,6 +25,7 @@ const LAYERS: Record<string, number> = {
   sim: 4, policies: 4, live: 4, bopf: 4, ltrf: 4, justice: 4, phoenix: 4, baselines: 4,
   // users of the simulator core that make its inputs: workload generators and trace loaders
   workloads: 5, traces: 5,
+  bullmq: 5, // the BullMQ host integration: drives the live scheduler from tenant queues in Redis
   scenarios: 6,
   sweep: 7, // running grids of scenario cells (local threads; later a queue backend)
   report: 8, // formatting: text tables, HTML

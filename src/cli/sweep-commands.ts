@@ -1,8 +1,10 @@
 // The `sweep` and `merge` commands, attached to the CLI's commander program by program.ts. Their
 // actions are async: the program must be run with parseAsync.
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { Command, InvalidArgumentError } from "commander";
 import { formatSweep } from "../report/sweep-text.js";
-import { mergeSweepFiles, mergeSweepLines, parseShard, runSweep, type ParamValue } from "../sweep/index.js";
+import { mergeSweepFiles, mergeSweepLines, parseShard, runSweep, runSweepOnQueue, startQueueWorker, type ParamValue } from "../sweep/index.js";
 import { checkScenarioParams } from "../scenarios/params.js";
 import { getScenario } from "../scenarios/registry.js";
 import { writeData, writeStatus } from "./output.js";
@@ -40,6 +42,14 @@ interface SweepCliOptions {
   workers?: number;
   out?: string;
   backend?: "wasm" | "js";
+  queue?: string;
+}
+
+function positiveInt(flag: string) {
+  return (v: string) => {
+    if (!/^\d+$/.test(v) || Number(v) < 1) throw new InvalidArgumentError(`${flag} must be an integer >= 1, got '${v}'`);
+    return Number(v);
+  };
 }
 
 export function addSweepCommands(program: Command, defaultPolicies: (scenario: string) => string[]): void {
@@ -56,6 +66,7 @@ export function addSweepCommands(program: Command, defaultPolicies: (scenario: s
       return Number(v);
     })
     .option("--out <file>", "JSON-lines output (default: sweep.jsonl, or sweep-<i>-of-<n>.jsonl for a shard)")
+    .option("--queue <redis://host:port/name>", "run the cells on `fairsched worker` processes pulling from this Redis queue (BullMQ) instead of local threads")
     .action(async (o: SweepCliOptions) => {
       // a user's scenario registered only in the workers (--import) is checked there, not here
       const scenario = getScenario(o.scenario);
@@ -65,19 +76,56 @@ export function addSweepCommands(program: Command, defaultPolicies: (scenario: s
       const out = o.out ?? (shard ? `sweep-${shard.index}-of-${shard.count}.jsonl` : "sweep.jsonl");
       const spec = { scenario: o.scenario, policies, params: o.grid, seeds: o.seeds };
       let bar: ReturnType<typeof cellProgress> | undefined;
-      const lines = await runSweep(spec, {
-        shard, workers: o.workers, out, backend: o.backend,
-        onProgress: (done, total) => {
-          bar ??= cellProgress(`sweep ${o.scenario}`, total, process.stderr);
-          if (done > 0) bar.tick();
-        },
-      }).finally(() => bar?.done());
+      let shown = 0;
+      const onProgress = (done: number, total: number) => {
+        bar ??= cellProgress(`sweep ${o.scenario}${o.queue ? " (queue)" : ""}`, total, process.stderr);
+        for (; shown < done; shown++) bar.tick();
+      };
+      let warned = false;
+      const lines = await (o.queue
+        ? runSweepOnQueue(spec, o.queue, {
+          shard, out, backend: o.backend, onProgress,
+          onRedisError: (e) => {
+            if (!warned) process.stderr.write(`fairsched sweep: Redis unreachable (${e.message}); retrying\n`);
+            warned = true;
+          },
+        })
+        : runSweep(spec, { shard, workers: o.workers, out, backend: o.backend, onProgress })
+      ).finally(() => bar?.done());
       if (shard) {
         writeStatus(`${lines.length - 1} cells of shard ${shard.index}/${shard.count} written to ${out}; combine every shard with \`fairsched merge\`\n`);
       } else {
         writeData(formatSweep(mergeSweepLines([lines], { names: [out] })));
         writeStatus(`results written to ${out}\n`);
       }
+    });
+
+  program
+    .command("worker")
+    .description("pull sweep cells from a Redis queue (`fairsched sweep --queue`) and run them on this machine's cores; stops on SIGTERM/SIGINT after its running cells")
+    .requiredOption("--queue <redis://host:port/name>", "the queue the sweep was submitted to")
+    .option("--workers <n>", "worker threads (default: the number of cores)", positiveInt("--workers"))
+    .option("--module <file>", "module to import in each thread first, registering your own scenarios or policies (repeatable)", (v: string, acc: string[]) => [...acc, v], [] as string[])
+    .option("--lock-ms <ms>", "a cell's lock without renewal: a killed worker's cell is retried after about this long", positiveInt("--lock-ms"), 30_000)
+    .action(async (o: { queue: string; workers?: number; module: string[]; lockMs: number }) => {
+      const modules = o.module.map((m) => pathToFileURL(resolve(m)));
+      let failed = 0, ran = 0;
+      const w = await startQueueWorker(o.queue, {
+        workers: o.workers, modules, lockMs: o.lockMs,
+        onCell: (_cell, ok) => { ran++; if (!ok) failed++; },
+        onError: (e) => process.stderr.write(`fairsched worker: ${e.message}\n`),
+      });
+      process.stderr.write(`fairsched worker: pulling cells from ${o.queue}\n`);
+      await new Promise<void>((done) => {
+        const stop = () => {
+          process.off("SIGTERM", stop);
+          process.off("SIGINT", stop);
+          void w.close().then(done);
+        };
+        process.on("SIGTERM", stop);
+        process.on("SIGINT", stop);
+      });
+      process.stderr.write(`fairsched worker: stopped after ${ran} cells (${failed} failed)\n`);
     });
 
   program

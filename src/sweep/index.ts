@@ -5,3 +5,5 @@ export { expandGrid, fingerprint, normalizeSpec, parseShard, shardCells, type Pa
 export { runSweep, type SweepOptions } from "./run.js";
 export { mergeSweepFiles, mergeSweepLines, type MergedSweep, type SweepHeader, type SweepLine } from "./lines.js";
 export { sweepTables } from "./tables.js";
+export { runSweepOnQueue, startQueueWorker, SweepCellsFailed, type CellJob, type QueueSweepOptions, type QueueWorker, type QueueWorkerOptions } from "./queue.js";
+export { parseQueueUrl, type QueueAddress } from "./queue-url.js";

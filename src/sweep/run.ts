@@ -38,7 +38,7 @@ const WORKER_URL = new URL(`./worker.${SELF_IS_TS ? "ts" : "js"}`, import.meta.u
  * worker's own entry on Node 20, so a small eval'd bootstrap registers tsx's loader in the worker
  * thread first and then imports the TS worker.
  */
-function startWorker(workerData: WorkerInit): Worker {
+export function startWorker(workerData: WorkerInit): Worker {
   if (!SELF_IS_TS) return new Worker(WORKER_URL, { workerData });
   // The ESM entry of tsx/esm/api (require.resolve would give its CJS twin).
   const pkg = createRequire(import.meta.url).resolve("tsx/package.json");
@@ -57,10 +57,7 @@ export async function runSweep(spec: SweepSpec, opts: SweepOptions = {}): Promis
   const fp = fingerprint(norm);
   const all = expandGrid(norm);
   const cells = shardCells(all, opts.shard);
-  const header: SweepHeader = {
-    type: "sweep", version: 1, fingerprint: fp, spec: norm, cells: all.length,
-    shard: opts.shard ? `${opts.shard.index}/${opts.shard.count}` : "1/1",
-  };
+  const header = sweepHeader(norm, all.length, opts.shard);
   const out = opts.out ? createWriteStream(opts.out) : null;
   const lines = new Map<number, string>();
   const write = (line: string) => out?.write(line + "\n");
@@ -69,8 +66,7 @@ export async function runSweep(spec: SweepSpec, opts: SweepOptions = {}): Promis
   opts.onProgress?.(0, cells.length);
   try {
     await runCells(norm.scenario, cells, opts, (cell, json) => {
-      const report = opts.keepCharts ? json : stripCharts(json);
-      const line = `{"type":"cell","fingerprint":${JSON.stringify(fp)},"cell":${JSON.stringify(cell)},"report":${report}}`;
+      const line = cellLine(fp, cell, opts.keepCharts ? json : stripCharts(json));
       lines.set(cell.index, line);
       write(line);
       opts.onProgress?.(++done, cells.length);
@@ -81,7 +77,20 @@ export async function runSweep(spec: SweepSpec, opts: SweepOptions = {}): Promis
   return [JSON.stringify(header), ...[...lines.keys()].sort((a, b) => a - b).map((k) => lines.get(k)!)];
 }
 
-function stripCharts(json: string): string {
+/** One cell's JSON line (format: lines.ts); the local and the queue-backed sweep both write it. */
+export function cellLine(fp: string, cell: SweepCell, reportJson: string): string {
+  return `{"type":"cell","fingerprint":${JSON.stringify(fp)},"cell":${JSON.stringify(cell)},"report":${reportJson}}`;
+}
+
+/** The header line of a sweep (format: lines.ts). */
+export function sweepHeader(norm: SweepSpec, cells: number, shard: Shard | undefined): SweepHeader {
+  return {
+    type: "sweep", version: 1, fingerprint: fingerprint(norm), spec: norm, cells,
+    shard: shard ? `${shard.index}/${shard.count}` : "1/1",
+  };
+}
+
+export function stripCharts(json: string): string {
   const r = JSON.parse(json) as ScenarioReport;
   delete r.charts;
   return JSON.stringify(r);
