@@ -225,7 +225,7 @@ export function bopfAdmit(
           stf(row, kp, x);
           if (x > MAXF) rateOk = false;
         }
-        t = tolerance(k, kp, cap, vol, pe);
+        t = tolerance(k, kp, cap, vol, c == 1 ? w : pe); // a single burst's gap is its window (src/bopf/bursts.ts)
         b = bindOf();
       } else {
         for (let r = 0; r < kp; r += 2) v128.store(row + (<usize>r << 3), zero);

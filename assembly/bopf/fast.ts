@@ -220,12 +220,14 @@ export function admitFast(
     if (isLQ) {
       const vol = volume + <usize>i * rowBytes;
       const v0 = slot(vol, 0, K), v1 = K > 2 ? slot(vol, 1, K) : zero, v2 = K > 4 ? slot(vol, 2, K) : zero, v3 = K > 6 ? slot(vol, 3, K) : zero;
-      const st = ldf(start, i), pe = ldf(period, i), w = ldf(window, i), c = ldf(count, i);
+      const st = ldf(start, i), pr = ldf(period, i), w = ldf(window, i), c = ldf(count, i);
+      // the gap: a single burst's is its window (src/bopf/bursts.ts); checks read the period itself
+      const pe = c == 1 ? w : pr;
       let bad = badLanes(v0);
       if (K > 2) bad = v128.or(bad, badLanes(v1));
       if (K > 4) bad = v128.or(bad, badLanes(v2));
       if (K > 6) bad = v128.or(bad, badLanes(v3));
-      const ok = isFiniteF64(st) && pe > 0 && isFiniteF64(pe) && w > 0 && isFiniteF64(w) && c >= 0 && Math.floor(c) == c && isFiniteF64(c) && !v128.any_true(bad);
+      const ok = isFiniteF64(st) && pr > 0 && isFiniteF64(pr) && w > 0 && isFiniteF64(w) && c >= 0 && Math.floor(c) == c && isFiniteF64(c) && !v128.any_true(bad);
       if (!ok) return badRow(i, K, kind, start, period, window, count, volume, scratch);
       const p0 = f64x2.gt(v0, zero), p1 = f64x2.gt(v1, zero), p2 = f64x2.gt(v2, zero), p3 = f64x2.gt(v3, zero);
       pos = v128.any_true(v128.or(v128.or(p0, p1), v128.or(p2, p3)));
