@@ -476,7 +476,9 @@ function roundRow(
     const u = w - a - e;
     const sp = step4 && u > th ? u : 0;
     sum4[r] = sum4[r] + sp;
-    alloc[x] = a + e + sp;
+    // never above want: a + e + (want - a - e) can round one ulp above it
+    const tot = a + e + sp;
+    alloc[x] = tot > w ? w : tot;
   }
   return ok;
 }
