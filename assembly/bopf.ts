@@ -225,7 +225,7 @@ export function bopfAdmit(
           stf(row, kp, x);
           if (x > MAXF) rateOk = false;
         }
-        t = tolerance(k, kp, cap, vol, pe);
+        t = tolerance(k, kp, cap, vol, c == 1 ? w : pe); // a single burst's gap is its window (src/bopf/bursts.ts)
         b = bindOf();
       } else {
         for (let r = 0; r < kp; r += 2) v128.store(row + (<usize>r << 3), zero);
@@ -503,7 +503,9 @@ export function bopfAllocate(
     const u = f64x2.sub(f64x2.sub(w, a), e);
     const sp = v128.and(u, v128.and(nM, f64x2.gt(u, th)));
     v128.store(sum4 + o, f64x2.add(v128.load(sum4 + o), sp));
-    v128.store(allocRow + o, f64x2.add(f64x2.add(a, e), sp));
+    // never above want: a + e + (want - a - e) can round one ulp above it
+    const tot = f64x2.add(f64x2.add(a, e), sp);
+    v128.store(allocRow + o, v128.bitselect(w, tot, f64x2.gt(tot, w)));
   }
   if (kp < k) {
     const w = ldf(wantRow, kp), th = ldf(thr, kp);
@@ -519,7 +521,8 @@ export function bopfAllocate(
     const u = w - a - e;
     const sp: f64 = step4 && u > th ? u : 0;
     stf(sum4, kp, ldf(sum4, kp) + sp);
-    stf(allocRow, kp, a + e + sp);
+    const tot = a + e + sp;
+    stf(allocRow, kp, tot > w ? w : tot);
   }
   return ok;
 }

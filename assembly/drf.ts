@@ -368,7 +368,7 @@ export function drf(
       live--;
       ep++;
     }
-    // saturations: freeze every live queue using r, compact the live list, rebuild slopes
+    // saturations: freeze every live queue using r, compact the live list; then rebuild slopes
     let rebuilt = false;
     for (let r = 0; r < k; r++) {
       if (ldb(sat, r)) continue;
@@ -385,7 +385,12 @@ export function drf(
         if (st == FROZEN) continue;
         if (ldf(dem, i * k + r) > 0) {
           let lam: f64 = 0;
-          if (st == RAMPING) lam = min(1.0, (theta - (offsets ? ldf(startKey, i) : 0.0)) * ldf(rate, i));
+          if (st == RAMPING) {
+            lam = min(1.0, (theta - (offsets ? ldf(startKey, i) : 0.0)) * ldf(rate, i));
+            // the counts a re-sum would give the next resource of this loop
+            const base = i * k;
+            for (let q = 0; q < k; q++) if (ldf(dem, base + q) > 0) stu(cnt, q, ldu(cnt, q) - 1);
+          }
           stb(state, i, FROZEN);
           stf(outLambda, i, lam);
           live--;
@@ -395,14 +400,16 @@ export function drf(
         kept++;
       }
       liveLen = kept;
-      for (let q = 0; q < k; q++) { stf(slope, q, 0); stu(cnt, q, 0); stf(peak, q, 0); } // summed afresh
+      rebuilt = true;
+    }
+    if (rebuilt) {
+      // slopes summed afresh once for all the resources saturated at t (once per resource
+      // made a tie of K resources O(K^2)); the counts equal the decremented ones
+      for (let q = 0; q < k; q++) { stf(slope, q, 0); stu(cnt, q, 0); stf(peak, q, 0); }
       for (let j = 0; j < liveLen; j++) {
         const i = <i32>ldu(liveList, j);
         if (ldb(state, i) == RAMPING) addSlopes(i, k, dem, rate, slope, cnt, cap, invCap, divideRatios);
       }
-      rebuilt = true;
-    }
-    if (rebuilt) {
       const bad = settle(n, k, slope, peak, state, rate, dem, cap, invCap, divideRatios);
       if (bad >= 0) return fail(scratch, E_SHARE_OVERFLOW, bad);
       orderLen = liveLen;

@@ -220,12 +220,14 @@ export function admitFast(
     if (isLQ) {
       const vol = volume + <usize>i * rowBytes;
       const v0 = slot(vol, 0, K), v1 = K > 2 ? slot(vol, 1, K) : zero, v2 = K > 4 ? slot(vol, 2, K) : zero, v3 = K > 6 ? slot(vol, 3, K) : zero;
-      const st = ldf(start, i), pe = ldf(period, i), w = ldf(window, i), c = ldf(count, i);
+      const st = ldf(start, i), pr = ldf(period, i), w = ldf(window, i), c = ldf(count, i);
+      // the gap: a single burst's is its window (src/bopf/bursts.ts); checks read the period itself
+      const pe = c == 1 ? w : pr;
       let bad = badLanes(v0);
       if (K > 2) bad = v128.or(bad, badLanes(v1));
       if (K > 4) bad = v128.or(bad, badLanes(v2));
       if (K > 6) bad = v128.or(bad, badLanes(v3));
-      const ok = isFiniteF64(st) && pe > 0 && isFiniteF64(pe) && w > 0 && isFiniteF64(w) && c >= 0 && Math.floor(c) == c && isFiniteF64(c) && !v128.any_true(bad);
+      const ok = isFiniteF64(st) && pr > 0 && isFiniteF64(pr) && w > 0 && isFiniteF64(w) && c >= 0 && Math.floor(c) == c && isFiniteF64(c) && !v128.any_true(bad);
       if (!ok) return badRow(i, K, kind, start, period, window, count, volume, scratch);
       const p0 = f64x2.gt(v0, zero), p1 = f64x2.gt(v1, zero), p2 = f64x2.gt(v2, zero), p3 = f64x2.gt(v3, zero);
       pos = v128.any_true(v128.or(v128.or(p0, p1), v128.or(p2, p3)));
@@ -344,14 +346,14 @@ export function admitFast(
           let u = f64x2.sub(w0, a);
           let sp = v128.and(u, f64x2.gt(u, slot(thr, 0, K)));
           s40 = f64x2.add(s40, sp);
-          put(ar, 0, K, f64x2.add(f64x2.add(a, zero), sp));
+          put(ar, 0, K, atMost(f64x2.add(f64x2.add(a, zero), sp), w0));
           if (K > 2) {
             a = f64x2.pmin(f64x2.pmin(x1, w1), l1);
             l1 = f64x2.sub(l1, a);
             u = f64x2.sub(w1, a);
             sp = v128.and(u, f64x2.gt(u, slot(thr, 1, K)));
             s41 = f64x2.add(s41, sp);
-            put(ar, 1, K, f64x2.add(f64x2.add(a, zero), sp));
+            put(ar, 1, K, atMost(f64x2.add(f64x2.add(a, zero), sp), w1));
           }
           if (K > 4) {
             a = f64x2.pmin(f64x2.pmin(x2, w2), l2);
@@ -359,7 +361,7 @@ export function admitFast(
             u = f64x2.sub(w2, a);
             sp = v128.and(u, f64x2.gt(u, slot(thr, 2, K)));
             s42 = f64x2.add(s42, sp);
-            put(ar, 2, K, f64x2.add(f64x2.add(a, zero), sp));
+            put(ar, 2, K, atMost(f64x2.add(f64x2.add(a, zero), sp), w2));
           }
           if (K > 6) {
             a = f64x2.pmin(f64x2.pmin(x3, w3), l3);
@@ -367,7 +369,7 @@ export function admitFast(
             u = f64x2.sub(w3, a);
             sp = v128.and(u, f64x2.gt(u, slot(thr, 3, K)));
             s43 = f64x2.add(s43, sp);
-            put(ar, 3, K, f64x2.add(f64x2.add(a, zero), sp));
+            put(ar, 3, K, atMost(f64x2.add(f64x2.add(a, zero), sp), w3));
           }
         }
       } else if (c == REJECTED) {
@@ -419,4 +421,9 @@ export function admitFast(
 
 @inline function align8n(n: i32): usize {
   return (<usize>n + 7) & ~(<usize>7);
+}
+
+/** The lanes of `tot`, but `w` where tot > w: a + (want - a) can round one ulp above want (src/bopf/allocate-steps.ts). */
+@inline function atMost(tot: v128, w: v128): v128 {
+  return v128.bitselect(w, tot, f64x2.gt(tot, w));
 }

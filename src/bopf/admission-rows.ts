@@ -200,13 +200,21 @@ export class AdmissionRows {
     return o === BATCH_LQ || o === BATCH_TQ ? `queue #${id} (batch)` : this.qname[id];
   }
 
-  /** sum of the rate rows of the HARD rows in id order (the order the running sum was built in) into `hard`. */
-  hardSum(hard: Float64Array): void {
+  /** Rows visited by hardSum since this store was made (a work counter: tests bound it by the live hard queues). */
+  hardSumVisits = 0;
+
+  /**
+   * sum of the rate rows of the live HARD rows `ids` (ascending: the order the running sum
+   * was built in) into `hard`. O(live hard queues * K), not O(every id ever admitted).
+   */
+  hardSum(hard: Float64Array, ids: Int32Array, count: number): void {
     this.summarize();
     const k = this.k;
     hard.fill(0);
-    for (let id = 0; id < this.nextId; id++) {
-      if (this.cls[id] === HARD) for (let r = 0; r < k; r++) hard[r] += this.rate[id * k + r];
+    this.hardSumVisits += count;
+    for (let j = 0; j < count; j++) {
+      const id = ids[j];
+      for (let r = 0; r < k; r++) hard[r] += this.rate[id * k + r];
     }
   }
 }

@@ -78,6 +78,9 @@ export class BopfAdmissionControl {
   private kgkey = new Float64Array(0);
   private kgid = new Int32Array(0);
   private admitted = 0;
+  /** ids of the live HARD queues, ascending (leave re-sums the hard rates over these only) */
+  private hardIds = new Int32Array(16);
+  private hardCount = 0;
   /** Set by decide(): the detail's ingredients of the last decision. */
   private dWhat = 0;
   private dId = 0;
@@ -109,6 +112,7 @@ export class BopfAdmissionControl {
     this.entries.clear();
     this.guaranteed.clear();
     this.hardRate.fill(0);
+    this.hardCount = 0;
     if (this.rows.detailPending) this.rows = new AdmissionRows(this.capacity, this.k);
     else this.rows.reset();
     this.admitted = 0;
@@ -189,7 +193,10 @@ export class BopfAdmissionControl {
     rows.cls[id] = GONE; // its row stays: an earlier decision's detail may name it
     if (c === HARD || c === SOFT) this.guaranteed.remove(id);
     // from scratch on a hard leave, so subtraction never leaves float residue behind
-    if (c === HARD) rows.hardSum(this.hardRate);
+    if (c === HARD) {
+      this.dropHardId(id);
+      rows.hardSum(this.hardRate, this.hardIds, this.hardCount);
+    }
     return true;
   }
 
@@ -229,6 +236,7 @@ export class BopfAdmissionControl {
     this.admitted++;
     if (c === HARD || c === SOFT) this.guaranteed.push(tolerance, id);
     if (c === HARD) {
+      this.pushHardId(id);
       // classifyQueue just computed hard[r] + rate[r] for every r (a hard queue passed them
       // all): those are the new sums, and the old ones are its next scratch
       const sums = this.need;
@@ -346,8 +354,34 @@ export class BopfAdmissionControl {
     const g = st[5];
     if (g > 0) this.guaranteed.appendUnordered(gkey, gid, g, st[1], st[6] >= 0 ? st[6] : topId >= 0 ? topId : gid[0]);
     rows.keepBatch(b, out, id0, j);
+    for (let id = id0; id < id0 + j; id++) if (rows.cls[id] === HARD) this.pushHardId(id);
     this.admitted += j;
     return round;
+  }
+
+  /** Appends a new HARD id (ids only grow, so the list stays ascending). */
+  private pushHardId(id: number): void {
+    if (this.hardCount === this.hardIds.length) {
+      const a = new Int32Array(this.hardIds.length * 2);
+      a.set(this.hardIds);
+      this.hardIds = a;
+    }
+    this.hardIds[this.hardCount++] = id;
+  }
+
+  /** Removes a HARD id (binary search, then one shift of the tail). */
+  private dropHardId(id: number): void {
+    const ids = this.hardIds;
+    let lo = 0, hi = this.hardCount;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (ids[mid] < id) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo < this.hardCount && ids[lo] === id) {
+      ids.copyWithin(lo, lo + 1, this.hardCount);
+      this.hardCount--;
+    }
   }
 }
 

@@ -60,7 +60,7 @@ export function allocateSteps(engine: Engine, capacity: ArrayLike<number>, b: In
     if (anyGuarantee && !clearlyFits(sum4, left, capacity, n)) {
       unmetDemands(b, k, hard, soft, elastic, ew);
       drfOver(engine, capacity, left, ew, weights, spare, n);
-      sumSteps(allocation, hard, soft, elastic, spare, nk);
+      sumSteps(allocation, b.want, hard, soft, elastic, spare, nk);
     }
     return { allocation, steps: { hard, soft, elastic, spare } };
   }
@@ -79,7 +79,7 @@ export function allocateSteps(engine: Engine, capacity: ArrayLike<number>, b: In
   } else {
     spare.fill(0);
   }
-  sumSteps(allocation, hard, soft, elastic, spare, nk);
+  sumSteps(allocation, b.want, hard, soft, elastic, spare, nk);
   return { allocation, steps: { hard, soft, elastic, spare } };
 }
 
@@ -207,7 +207,8 @@ function wholeElasticPass(
         }
       }
       spare[x] = sp;
-      allocation[x] = hard[x] + soft[x] + e + sp;
+      const tot = hard[x] + soft[x] + e + sp;
+      allocation[x] = tot > w ? w : tot; // the sum of want's parts can round one ulp above it
     }
   }
 }
@@ -237,8 +238,12 @@ function unmetDemands(b: InstantBatch, k: number, hard: Float64Array, soft: Floa
   }
 }
 
-function sumSteps(out: Float64Array, hard: Float64Array, soft: Float64Array, elastic: Float64Array, spare: Float64Array, nk: number): void {
-  for (let x = 0; x < nk; x++) out[x] = hard[x] + soft[x] + elastic[x] + spare[x];
+/** The steps' sum, never above want (the sum of want's parts can round one ulp above it). */
+function sumSteps(out: Float64Array, want: Float64Array, hard: Float64Array, soft: Float64Array, elastic: Float64Array, spare: Float64Array, nk: number): void {
+  for (let x = 0; x < nk; x++) {
+    const tot = hard[x] + soft[x] + elastic[x] + spare[x];
+    out[x] = tot > want[x] ? want[x] : tot;
+  }
 }
 
 /**

@@ -9,7 +9,8 @@
 //   binding     = the burst and resource that decide the tolerance (for the "why" in reports)
 //
 // gap_n = T(n+1) - T(n); for the last burst the previous gap, and for a single burst its
-// window (docs/policies/bopf.md, admission).
+// window (docs/policies/bopf.md, admission) — whether written as a one-element list or as a
+// periodic spec with count 1 (its period is no gap: there is no next burst).
 //
 // Worked example: C = <100 CPU, 200 GB>, periodic bursts every 150 s, window 30 s, volume
 // <3000 CPU·s, 3000 GB·s>. Rate = <100, 100>. Per-queue fair volume with m queues is
@@ -131,7 +132,8 @@ export function periodicSummary(p: PeriodicBursts, capacity: ArrayLike<number>, 
   let tolerance = Infinity;
   let bind = -1;
   if (p.count > 0) {
-    const window = p.window, period = p.period;
+    // a single burst's gap is its window, as for a one-element list (docs/policies/bopf.md)
+    const window = p.window, period = p.count === 1 ? p.window : p.period;
     for (let r = 0; r < k; r++) {
       rateOut[at + r] = vol[r] / window;
       const m = toleratedCount(vol[r], capacity[r] * period);
@@ -175,7 +177,7 @@ export class PeriodicSeries implements BurstSeries {
     return { start: p.start + n * p.period, window: p.window, volume: p.volume };
   }
   gap(): number {
-    return this.p.period;
+    return this.p.count === 1 ? this.p.window : this.p.period;
   }
 }
 

@@ -18,6 +18,14 @@
 // gets everything it can use (dominant share <= 1 < 2). After 20 s at share 1 its A is 70,
 // E = 50 = E_TQ (if the TQ did not progress), and from then on they share by DRF.
 // Edge values: warp 0 -> plain DRF with long-term memory; all queues idle -> nothing.
+//
+// Virtual times move with the clock, so the leader can change with no event at all. With
+// preemption and periodic ticks that made two queues take turns killing each other's tasks
+// forever (issue 21, finding 2). Like BVT's context-switch allowance, a leader change that
+// comes from time alone (a point after only ticks or wake-ups) does not take resources back:
+// there a queue holding more than its DRF target gets its usage as target (it starts nothing
+// more and is no preemption victim); the others keep their DRF targets for free resources.
+// Preemption happens at events (arrivals, task ends, bursts), so it is bounded by them.
 import type { Engine } from "../engine/engine.js";
 import type { ClusterState, Policy, PolicyActions, PolicyContext, SimEvent } from "../policy/policy.js";
 import { InputError, describeValue } from "../errors.js";
@@ -41,6 +49,8 @@ export class MbvtPolicy implements Policy {
   private wasActive!: Uint8Array;
   private readonly lag: number;
   private readonly warpOption: number | undefined;
+  /** An event other than a tick since the last consultation (false: the point comes from time alone). */
+  private changed = true;
 
   constructor(options: MbvtOptions = {}) {
     const lag = options.lag ?? 10;
@@ -74,12 +84,15 @@ export class MbvtPolicy implements Policy {
     });
   }
 
-  onEvent(_ev: SimEvent, _state: ClusterState, actions: PolicyActions): void {
+  onEvent(ev: SimEvent, _state: ClusterState, actions: PolicyActions): void {
     this.sampler.attach(actions);
+    if (ev.type !== "tick") this.changed = true;
   }
 
   shares(state: ClusterState, out: Float64Array): void {
     const n = state.queues.length;
+    const timeOnly = !this.changed;
+    this.changed = false;
     this.sampler.advance(state, true);
     const actual = new Float64Array(n);
     let minActive = Infinity;
@@ -114,6 +127,20 @@ export class MbvtPolicy implements Policy {
       throw e;
     }
     out.set(r.allocation);
+    if (timeOnly) keepHeld(state, out);
+  }
+}
+
+/** Targets below what a queue holds become what it holds (dominant shares, as the simulator compares them). */
+function keepHeld(state: ClusterState, out: Float64Array): void {
+  const k = state.capacity.length;
+  for (let i = 0; i < state.queues.length; i++) {
+    let held = 0, target = 0;
+    for (let r = 0; r < k; r++) {
+      held = Math.max(held, state.usages[i * k + r] / state.capacity[r]);
+      target = Math.max(target, out[i * k + r] / state.capacity[r]);
+    }
+    if (held > target) out.set(state.usages.subarray(i * k, i * k + k), i * k);
   }
 }
 

@@ -26,6 +26,7 @@ export function applyEvent(run: SimRun, ev: SimEv, ticks: Ticks): void {
 /** A job arrives: rejected with its queue, or queued FIFO with its parentless stages runnable; an LQ job opens its burst. */
 export function onArrival(run: SimRun, job: JobRt, time: number): void {
   const q = job.queue;
+  run.progress++;
   if (q.rejected) {
     job.outcome = { status: "rejected", reason: run.admissions[q.index]?.reason ?? "rejected at admission" };
     return;
@@ -45,6 +46,7 @@ export function onArrival(run: SimRun, job: JobRt, time: number): void {
 /** A task ends (unless killed before): frees its resources, releases child stages, may finish its job. */
 export function onTaskEnd(run: SimRun, task: TaskRt, time: number): void {
   if (!task.alive) return; // killed by preemption or a drop
+  run.progress++;
   task.alive = false;
   const { job, stage } = task;
   const q = job.queue;
@@ -68,6 +70,7 @@ export function onTaskEnd(run: SimRun, task: TaskRt, time: number): void {
 
 /** A burst's deadline passes: the queue's burst closes (if it is still that one). */
 export function onBurstEnd(run: SimRun, q: QueueRt, burst: number, time: number): void {
+  run.progress++;
   if (q.openBurst && q.openBurst.index === burst) q.openBurst = null;
   run.notify({ type: "burstEnd", time, queue: q.index, burst });
 }

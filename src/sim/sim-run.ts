@@ -22,6 +22,12 @@ export class SimRun {
   /** What the policy may do besides allocating (drop a job, ask for a scheduling point). */
   readonly actions: PolicyActions;
   admissions: Array<Admission | undefined> = [];
+  /**
+   * Progress epoch: bumped when a task ends, a job arrives or ends, or a burst closes. Time
+   * alone (ticks, wake-ups) is not progress. The preempt action reports a policy that kills
+   * the same task twice within one epoch (a preemption cycle).
+   */
+  progress = 0;
 
   constructor(readonly workload: Workload, readonly policy: Policy) {
     this.k = workload.capacity.length;
@@ -54,6 +60,7 @@ export class SimRun {
   }
 
   endJob(job: JobRt, outcome: JobRt["outcome"]): void {
+    this.progress++;
     job.outcome = outcome;
     job.queue.activeJobs--;
     job.queue.compact();

@@ -66,3 +66,25 @@ describe("BoPF admission: decisions and series are not changed by later calls", 
     expect(s.gap(1)).toBe(150);
   });
 });
+
+describe("admission state under churn (issue 21, finding 7)", () => {
+  it("a hard leave re-sums the live hard queues only, not every id ever admitted (counted, not timed)", async () => {
+    const { BopfAdmissionControl } = await import("../../src/bopf/admission.js");
+    const ac = new BopfAdmissionControl([100, 100]);
+    const hard = { start: 0, period: 1000, window: 10, volume: [1, 1], count: 3 };
+    ac.admit({ name: "stay0", kind: "LQ", bursts: hard });
+    ac.admit({ name: "stay1", kind: "LQ", bursts: hard });
+    const rows = () => (ac as unknown as { rows: { hardSumVisits: number } }).rows;
+    const before = rows().hardSumVisits;
+    const churn = 20000;
+    for (let i = 0; i < churn; i++) {
+      expect(ac.admit({ name: `c${i}`, kind: "LQ", bursts: hard }).class).toBe("hard");
+      expect(ac.leave(`c${i}`)).toBe(true);
+    }
+    // each leave visits the two queues that stay (it visited every id ever admitted: ~2 * 10^8 in all)
+    expect(rows().hardSumVisits - before).toBe(2 * churn);
+    expect(ac.admittedCount).toBe(2);
+    // the hard sums are those of the two that stay, exactly
+    expect(ac.admit({ name: "probe", kind: "TQ" }).class).toBe("elastic");
+  });
+});

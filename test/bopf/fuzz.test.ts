@@ -251,7 +251,8 @@ describe.each(backends)("BoPF audit findings, each failing before its fix (%s)",
     // a soft LQ whose rate volume / window overflows f64: its guarantee cannot be written
     const b2 = emptyAdmissionBatch(2, K);
     setPeriodicRow(b2, 0, { start: 0, period: 100, window: 1, count: 3, volume: [500, 1000] }, K);
-    setPeriodicRow(b2, 1, { start: 0, period: 1e300, window: 1e-300, count: 1, volume: [1e10, 1e10] }, K);
+    // count 2: its gap is the period (finding 6: a single burst's gap is its window, which would make it elastic)
+    setPeriodicRow(b2, 1, { start: 0, period: 1e300, window: 1e-300, count: 2, volume: [1e10, 1e10] }, K);
     const r = outcome(() => decideRound(engine, ac, b2, new Float64Array(4).fill(1), new DecisionWorkspace()));
     expect(r.kind).toBe("input");
     if (r.kind === "input") expect(r.error.field).toMatch(/^batch\.volume\[1\]\[\d\]$/);

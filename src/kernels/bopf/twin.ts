@@ -215,7 +215,7 @@ export function bopfAdmitKernel(
           rr[row + r] = x;
           if (x > MAXF) rateOk = false;
         }
-        t = tolerance(k, cap, volume, vol, pe, s);
+        t = tolerance(k, cap, volume, vol, c === 1 ? w : pe, s); // a single burst's gap is its window (bursts.ts)
         b = s.bind;
       } else {
         for (let r = 0; r < k; r++) rr[row + r] = 0;
@@ -446,7 +446,7 @@ export function summaryRow(
     return Infinity;
   }
   for (let r = 0; r < k; r++) rate[at + r] = volume[vol + r] / window;
-  return tolerance(k, cap, volume, vol, period, s);
+  return tolerance(k, cap, volume, vol, count === 1 ? window : period, s); // a single burst's gap is its window (bursts.ts)
 }
 
 /**
@@ -476,7 +476,9 @@ function roundRow(
     const u = w - a - e;
     const sp = step4 && u > th ? u : 0;
     sum4[r] = sum4[r] + sp;
-    alloc[x] = a + e + sp;
+    // never above want: a + e + (want - a - e) can round one ulp above it
+    const tot = a + e + sp;
+    alloc[x] = tot > w ? w : tot;
   }
   return ok;
 }

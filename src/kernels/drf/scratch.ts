@@ -13,6 +13,8 @@ export function gridBuckets(m: number, k: number): number {
 
 export class DrfScratch {
   errIndex = -1;
+  /** Work counter of the event path: elements visited by live-list compactions and slope re-sums (tests bound it; never reset by the kernel). */
+  work = 0;
   rate = new Float64Array(0);
   delta = new Float64Array(0);
   startKey = new Float64Array(0);

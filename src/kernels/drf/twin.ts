@@ -281,7 +281,7 @@ export function drfKernel(
       live--;
       ep++;
     }
-    // saturations: freeze every live queue using r, compact the live list, rebuild slopes
+    // saturations: freeze every live queue using r, compact the live list; then rebuild slopes
     let rebuilt = false;
     for (let r = 0; r < k; r++) {
       if (sat[r]) continue;
@@ -292,13 +292,20 @@ export function drfKernel(
       sat[r] = 1;
       used[r] = 1.0;
       let kept = 0;
+      s.work += liveLen;
       for (let j = 0; j < liveLen; j++) {
         const i = liveList[j];
         const st = state[i];
         if (st === FROZEN) continue;
         if (dem[i * k + r] > 0) {
           let lam = 0;
-          if (st === RAMPING) lam = Math.min(1.0, (theta - (offsets ? startKey[i] : 0.0)) * rate[i]);
+          if (st === RAMPING) {
+            lam = Math.min(1.0, (theta - (offsets ? startKey[i] : 0.0)) * rate[i]);
+            // the counts a re-sum would give the next resource of this loop
+            const base = i * k;
+            s.work += k;
+            for (let q = 0; q < k; q++) if (dem[base + q] > 0) cnt[q]--;
+          }
           state[i] = FROZEN;
           outLambda[i] = lam;
           live--;
@@ -307,14 +314,17 @@ export function drfKernel(
         liveList[kept++] = i;
       }
       liveLen = kept;
-      for (let q = 0; q < k; q++) { slope[q] = 0; cnt[q] = 0; peak[q] = 0; } // summed afresh
+      rebuilt = true;
+    }
+    if (rebuilt) {
+      // slopes summed afresh once for all the resources saturated at t (once per resource
+      // made a tie of K resources O(K^2)); the counts equal the decremented ones
+      for (let q = 0; q < k; q++) { slope[q] = 0; cnt[q] = 0; peak[q] = 0; }
+      s.work += k + liveLen * k;
       for (let j = 0; j < liveLen; j++) {
         const i = liveList[j];
         if (state[i] === RAMPING) addSlopes(i);
       }
-      rebuilt = true;
-    }
-    if (rebuilt) {
       const bad = settle();
       if (bad >= 0) return fail(Status.ShareOverflow, bad);
       orderLen = liveLen;

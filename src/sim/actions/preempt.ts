@@ -3,8 +3,24 @@
 // share and the task holds a resource the waiting task is blocked on (otherwise killing it
 // would free nothing useful and could repeat forever). The killed task re-runs later from
 // scratch.
-import type { QueueRt, TaskRt } from "../runtime.js";
+//
+// Churn is bounded: a policy whose targets swing between queues on time alone would kill and
+// restart the same tasks forever. A task preempted a second time with no progress since its
+// first preemption (SimRun.progress: no task ended, no job arrived or ended, no burst closed)
+// is a SimulationError naming the policy and the queues that take turns. The record holds
+// only the preemptions of the current epoch (at most one entry per task).
+import { SimulationError } from "../../errors.js";
+import type { QueueRt, StageRt, TaskRt } from "../runtime.js";
 import type { SimRun } from "../sim-run.js";
+
+interface Kill {
+  time: number;
+  victim: string;
+  needy: string;
+}
+
+/** Preemptions in the current progress epoch, per stage and task index. */
+const killsOf = new WeakMap<SimRun, { epoch: number; kills: Map<StageRt, Map<number, Kill>> }>();
 
 /** Relative slack when comparing a usage with a share. */
 export const SHARE_EPS = 1e-9;
@@ -39,10 +55,30 @@ export function preemptOne(run: SimRun, shareDom: Float64Array): boolean {
   }
   if (!victim) return false;
   const task = victim.runningList[victim.runningList.length - 1];
+  recordKill(run, task, victim, needy);
   run.killTask(task);
   task.stage.retry.push(task.index);
   task.job.pendingTasks++;
   cl.addPending(victim, task.stage.demand, 1);
   run.stats.preemptions++;
   return true;
+}
+
+/** Remembers this preemption; a second one of the same task in the same epoch is a cycle. */
+function recordKill(run: SimRun, task: TaskRt, victim: QueueRt, needy: QueueRt): void {
+  let rec = killsOf.get(run);
+  if (!rec || rec.epoch !== run.progress) killsOf.set(run, (rec = { epoch: run.progress, kills: new Map() }));
+  let byIndex = rec.kills.get(task.stage);
+  if (!byIndex) rec.kills.set(task.stage, (byIndex = new Map()));
+  const now: Kill = { time: run.cl.time, victim: victim.spec.name, needy: needy.spec.name };
+  const before = byIndex.get(task.index);
+  if (before) {
+    const job = task.job.spec.id;
+    const stage = task.job.stages.indexOf(task.stage);
+    throw new SimulationError(
+      `policy '${run.policy.name}' preempts in a cycle: task ${task.index} of job ${job} stage ${stage} (queue ${victim.spec.name}) was preempted at t=${before.time} for queue ${before.needy} and again at t=${now.time} for queue ${now.needy}, with no task ended, no job arrived or ended and no burst closed in between: its targets swing between queues on time alone, so the killed work would restart forever`,
+      { time: now.time, queue: victim.spec.name, job },
+    );
+  }
+  byIndex.set(task.index, now);
 }
