@@ -132,7 +132,7 @@ describe("IRFsim agreement (per-LQ average completion time, same jobs)", () => {
   });
 
   // docs/policies/bopf.md and docs/reproduction-bopf.md, "BoPF options": the expiry rules on Fig. 10.
-  it("expiry on Fig. 10: 'volume' gives the default's ('window-or-volume') numbers; 'deadline' puts LQ-0 more than 15% above IRFsim", { timeout: 1_800_000 }, async () => {
+  it("expiry on Fig. 10: 'volume' gives the default's ('window-or-volume') numbers; 'deadline' puts LQ-0 more than 10% above IRFsim", { timeout: 1_800_000 }, async () => {
     const engine = await loadEngine({ backend: "js" });
     const w = JSON.parse(readFileSync(new URL("fig10.workload.json", dir), "utf8")) as Workload;
     const run = (expiry: string) => simulate(w, { policy: "bopf", engine, horizon: results.fig10.endTime, policyOptions: { expiry } }).jobs;
@@ -145,8 +145,9 @@ describe("IRFsim agreement (per-LQ average completion time, same jobs)", () => {
       return xs.reduce((a, b) => a + b, 0) / xs.length;
     };
     const irf = results.fig10.policies.bopf.lq.bursty0.fromArrival;
-    expect(lq0(byDefault) / irf - 1).toBeCloseTo(0.017, 2);
-    expect(lq0(deadline) / irf - 1).toBeGreaterThan(0.15);
+    // the shared dispatch (class by class, then online DRF) gives IRFsim's LQ-0 average here (1.7% above it with the old dispatch)
+    expect(lq0(byDefault) / irf - 1).toBeCloseTo(0, 2);
+    expect(lq0(deadline) / irf - 1).toBeGreaterThan(0.1); // 12.9% with the shared dispatch, over 15% with the old one
   });
 
   // The claim of issue 19 item 3. Fails with today's dispatch (see docs/reproduction-bopf.md);
