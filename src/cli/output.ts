@@ -4,6 +4,7 @@
 import { statSync } from "node:fs";
 import { InputError } from "../errors.js";
 import { sanitizeForTerminal } from "../util/terminal.js";
+import { nonRegularKind } from "../util/file-kind.js";
 
 /** Text with every line sanitised (newlines kept). */
 export function terminalText(text: string): string {
@@ -46,12 +47,6 @@ export function checkTraceFile(file: string, field = "--trace"): void {
     const code = (e as NodeJS.ErrnoException).code;
     throw new InputError(field, code === "ENOENT" ? `no such file: ${file}` : `cannot read ${file}: ${code ?? (e as Error).message}`);
   }
-  const kind = st.isFile() ? null
-    : st.isDirectory() ? "a directory"
-    : st.isFIFO() ? "a FIFO (named pipe)"
-    : st.isCharacterDevice() ? "a character device"
-    : st.isBlockDevice() ? "a block device"
-    : st.isSocket() ? "a socket"
-    : "not a regular file";
+  const kind = nonRegularKind(st);
   if (kind !== null) throw new InputError(field, `${file} is ${kind}, expected a regular trace file`);
 }

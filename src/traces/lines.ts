@@ -14,6 +14,7 @@ import type { Readable } from "node:stream";
 import { InputError } from "../errors.js";
 import { sanitizeForTerminal } from "../util/terminal.js";
 import { checkOption } from "./issues.js";
+import { nonRegularKind } from "../util/file-kind.js";
 
 /** The default bound on one line's bytes (without its terminator). */
 export const DEFAULT_MAX_LINE_BYTES = 1024 * 1024;
@@ -117,13 +118,7 @@ async function openRegular(file: string, shown: string): Promise<FileHandle> {
   }
   try {
     const st = await fh.stat();
-    const kind = st.isFile() ? null
-      : st.isDirectory() ? "a directory"
-      : st.isFIFO() ? "a FIFO (named pipe)"
-      : st.isCharacterDevice() ? "a character device"
-      : st.isBlockDevice() ? "a block device"
-      : st.isSocket() ? "a socket"
-      : "not a regular file";
+    const kind = nonRegularKind(st);
     if (kind !== null) throw new InputError(shown, `is ${kind}, expected a regular trace file (a stream or device may never end)`);
     return fh;
   } catch (e) {

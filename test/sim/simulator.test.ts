@@ -47,9 +47,10 @@ describe("simulator", () => {
     expect(r.metrics.utilization[0]).toBeCloseTo(72 / 92, 12);
   });
 
-  it("every job ends (finished) and nothing is over-allocated, for random workloads under every policy, without preemption", () => {
+  /** Every job ends finished, nothing is over-allocated and, without preemption, busy time equals the work. */
+  const everyJobEnds = (preemption: boolean) => () => {
     fc.assert(fc.property(workloadArb(), fc.constantFrom("drf", "sp", "fifo"), (w, policy) => {
-      const r = simulate(w, { policy, engine, preemption: false });
+      const r = simulate(w, { policy, engine, preemption: preemption && policy !== "fifo" });
       expect(r.jobs.length).toBe(w.jobs.length);
       for (const j of r.jobs) expect(j.outcome.status).toBe("finished");
       for (const u of r.metrics.utilization) expect(u).toBeLessThanOrEqual(1 + 1e-9);
@@ -59,21 +60,11 @@ describe("simulator", () => {
         expect(r.metrics.utilization[0] * w.capacity[0] * r.metrics.makespan).toBeCloseTo(work, 6);
       }
     }), { numRuns: 300 });
-  });
+  };
+
+  it("every job ends (finished) and nothing is over-allocated, for random workloads under every policy, without preemption", everyJobEnds(false));
   // KNOWN FAILURE: preemption under the shared dispatch (src/dispatch/) can cycle: room freed for a blocked queue is taken back by the elastic phase, and the cycle detector (src/sim/actions/preempt.ts) stops the run. Open in issue 19/21.
-  it.fails("every job ends (finished) and nothing is over-allocated, for random workloads under every policy, with preemption", () => {
-    fc.assert(fc.property(workloadArb(), fc.constantFrom("drf", "sp", "fifo"), (w, policy) => {
-      const r = simulate(w, { policy, engine, preemption: policy !== "fifo" });
-      expect(r.jobs.length).toBe(w.jobs.length);
-      for (const j of r.jobs) expect(j.outcome.status).toBe("finished");
-      for (const u of r.metrics.utilization) expect(u).toBeLessThanOrEqual(1 + 1e-9);
-      // conservation: busy cpu·s equals the work of all tasks (preempted work is lost only with preemption)
-      if (r.stats.preemptions === 0 && r.metrics.makespan > 0) {
-        const work = w.jobs.reduce((a, j) => a + j.stages.reduce((b, s) => b + s.tasks * s.demand[0] * (s.duration as number), 0), 0);
-        expect(r.metrics.utilization[0] * w.capacity[0] * r.metrics.makespan).toBeCloseTo(work, 6);
-      }
-    }), { numRuns: 300 });
-  });
+  it.fails("every job ends (finished) and nothing is over-allocated, for random workloads under every policy, with preemption", everyJobEnds(true));
 
   it("catches a policy that over-allocates (time, queue and job named)", () => {
     const greedy: Policy = {
