@@ -3,7 +3,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, onTestFinished } from "vitest";
 import { InputError } from "../../src/errors.js";
 import { loadEngineSync } from "../../src/index.js";
 import { expandGrid, mergeSweepFiles, mergeSweepLines, parseShard, runSweep, shardCells, type SweepSpec } from "../../src/sweep/index.js";
@@ -88,6 +88,13 @@ describe("runSweep and merge", () => {
 
 describe("sweep progress", () => {
   it("shows cells, percent and ETA on a TTY, nothing elsewhere", () => {
+    // progress is never drawn under CI or TERM=dumb (test/cli/progress.test.ts): this test is about a terminal
+    const saved = { CI: process.env.CI, TERM: process.env.TERM };
+    delete process.env.CI;
+    process.env.TERM = "xterm";
+    onTestFinished(() => {
+      for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
+    });
     let out = "";
     let now = 0;
     const tty = { isTTY: true, write: (s: string) => ((out += s), true) } as unknown as NodeJS.WriteStream;
