@@ -41,7 +41,12 @@ async function allCompleted(queues: Queue[], jobs: number): Promise<void> {
   }
 }
 
-const body = (ms: number) => (ms > 0 ? sleep(ms) : Promise.resolve());
+// Job bodies, counting how many run at once: both consumers must stay within SLOTS or the bench is void.
+let runningNow = 0, maxRunning = 0;
+const body = async (ms: number) => {
+  maxRunning = Math.max(maxRunning, ++runningNow);
+  try { if (ms > 0) await sleep(ms); else await Promise.resolve(); } finally { runningNow--; }
+};
 
 interface Sample { ms: number; cpuUs: number }
 
@@ -89,6 +94,7 @@ try {
       f.push(await fair(jobs, ms));
     }
     const total = jobs * TENANTS.length;
+    if (maxRunning > SLOTS) throw new Error(`${maxRunning} job bodies ran at once (slots: ${SLOTS}): the bench is void`);
     const tp = median(p.map((x) => x.ms)), tf = median(f.map((x) => x.ms));
     const cp = median(p.map((x) => x.cpuUs)) / total, cf = median(f.map((x) => x.cpuUs)) / total;
     console.log(`${(ms ? `${ms} ms sleep` : "empty").padEnd(11)} ${cell(String(jobs), 8)} ${cell((total / (tp / 1000)).toFixed(0), 13)} ${cell((total / (tf / 1000)).toFixed(0), 12)} ${cell((tf / tp).toFixed(2), 16)} ${cell((((tf - tp) / total) * 1000).toFixed(0), 7)} µs ${cell(cp.toFixed(0), 11)} µs ${cell(cf.toFixed(0), 10)} µs ${cell((cf / cp).toFixed(2), 15)}`);
