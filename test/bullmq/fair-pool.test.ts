@@ -97,6 +97,30 @@ describe("fair pool on BullMQ", () => {
     await q.close();
   }, 60_000);
 
+  it("close() finishes running jobs and hands held ones back: a second pool runs the rest, nothing stalled or run twice", async () => {
+    const connection = { host: "127.0.0.1", port: redis.port };
+    const prefix = "close";
+    const q = new Queue("T", { connection, prefix });
+    await q.addBulk(Array.from({ length: 20 }, (_, i) => ({ name: "job", data: { demand: [1] }, opts: { jobId: `j${i}` } })));
+    const ran: string[] = [];
+    const body = async (job: { id?: string }) => { await sleep(200); ran.push(job.id!); };
+    const first = await startFairPool({ connection, prefix, capacity: [2], tenants: { T: {} }, process: body });
+    while (first.running().T < 2 || first.buffered().T === 0) await sleep(10);
+    await first.close();
+    expect(first.running().T).toBe(0);
+    expect(first.buffered().T).toBe(0);
+    const afterFirst = ran.length;
+    expect(afterFirst).toBeGreaterThanOrEqual(2);
+    expect(await q.getActiveCount()).toBe(0);
+    expect(await q.getWaitingCount()).toBe(20 - afterFirst);
+    const second = await startFairPool({ connection, prefix, capacity: [2], tenants: { T: {} }, process: body });
+    while ((await q.getCompletedCount()) < 20) await sleep(20);
+    await second.close();
+    expect([...ran].sort()).toEqual(Array.from({ length: 20 }, (_, i) => `j${i}`).sort());
+    for (const job of await q.getCompleted(0, -1)) expect(job.stalledCounter, job.id).toBe(0);
+    await q.close();
+  }, 60_000);
+
   it("bad options are InputErrors naming the field", async () => {
     const connection = { host: "127.0.0.1", port: redis.port };
     const base = { connection, capacity: [1], tenants: { T: {} }, process: async () => 0 };
