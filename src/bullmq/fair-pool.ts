@@ -162,7 +162,11 @@ export async function startFairPool(opts: FairPoolOptions): Promise<FairPool> {
     let snap = opts.snapshot;
     if (!snap && opts.snapshotKey) {
       const text = await (await first.backend.client).get(opts.snapshotKey);
-      if (text) snap = JSON.parse(text) as SchedulerSnapshot;
+      if (text) {
+        try { snap = JSON.parse(text) as SchedulerSnapshot; } catch (e) {
+          throw new InputError("snapshotKey", `Redis key '${opts.snapshotKey}' holds no JSON snapshot (${(e as Error).message})`);
+        }
+      }
     }
     scheduler = snap
       ? restorePoolScheduler(snap, { policy: opts.policy, capacity: opts.capacity, resources: opts.resources })
@@ -269,10 +273,12 @@ export async function startFairPool(opts: FairPoolOptions): Promise<FairPool> {
 
   // Locks of every held job (buffered or running), renewed at half their duration.
   const renew = setInterval(() => {
-    for (const s of tenants.values()) {
-      const ids = [...held.values()].filter((h) => h.tenant === s.name).map((h) => h.job.id!);
-      if (ids.length) void s.worker.extendJobLocks(ids, ids.map(() => token), lockMs).catch(report);
+    const ids = new Map<string, string[]>();
+    for (const h of held.values()) {
+      const list = ids.get(h.tenant);
+      if (list) list.push(h.job.id!); else ids.set(h.tenant, [h.job.id!]);
     }
+    for (const [t, list] of ids) void tenants.get(t)!.worker.extendJobLocks(list, list.map(() => token), lockMs).catch(report);
   }, Math.max(10, Math.floor(lockMs / 2)));
 
   const persist = async () => {

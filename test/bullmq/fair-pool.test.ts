@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFairPool } from "../../src/bullmq/fair-pool.js";
 import { loadEngineSync } from "../../src/engine/load.js";
 import { InputError } from "../../src/errors.js";
+import { createScheduler } from "../../src/live/scheduler.js";
 import { startRedis, type TestRedis } from "../helpers/redis.js";
 import { ShareMeter } from "./share-meter.js";
 
@@ -129,5 +130,14 @@ describe("fair pool on BullMQ", () => {
     await expect(startFairPool({ ...base, prefetch: 0 })).rejects.toThrow(/^prefetch:/);
     await expect(startFairPool({ ...base, capacity: [-1] })).rejects.toThrow(/^capacity\[0\]:/);
     await expect(startFairPool({ ...base, policy: "nope" })).rejects.toThrow(/^policy:/);
+    // snapshots: unreadable, or of another pool shape
+    const q = new Queue("T", { connection });
+    await (await q.backend.client).set("bad-snapshot", "{nope");
+    await expect(startFairPool({ ...base, snapshotKey: "bad-snapshot" })).rejects.toThrow(/^snapshotKey: Redis key 'bad-snapshot' holds no JSON snapshot/);
+    await q.close();
+    const other = createScheduler({ policy: "drf", capacity: [2] });
+    other.addQueue("T");
+    await expect(startFairPool({ ...base, snapshot: other.snapshot() })).rejects.toThrow(/^snapshot\.capacity: is \[2\] but the pool's capacity is \[1\]/);
+    await expect(startFairPool({ ...base, capacity: [2], policy: "fifo", snapshot: other.snapshot() })).rejects.toThrow(/^snapshot\.policy: is 'drf'/);
   }, 60_000);
 });
