@@ -79,6 +79,37 @@ describe("fair pool on BullMQ", () => {
     }
   }, 120_000);
 
+  it("a tenant whose jobs arrive while another fills the pool gets its DRF share once running jobs end", async () => {
+    const connection = { host: "127.0.0.1", port: redis.port };
+    const prefix = "late";
+    const capacity = [9, 18];
+    const spec = { A: { demand: [1, 4], jobs: 50 }, B: { demand: [3, 1], jobs: 30 } } as const;
+    const qa = new Queue("A", { connection, prefix });
+    const qb = new Queue("B", { connection, prefix });
+    await qa.addBulk(Array.from({ length: spec.A.jobs }, (_, i) => ({ name: "job", data: { demand: spec.A.demand, ms: jobMs(i) } })));
+    const meter = new ShareMeter();
+    const pool = await startFairPool({
+      connection, prefix, capacity, tenants: { A: {}, B: {} },
+      process: (job, tenant) => meter.around(tenant, () => sleep(job.data.ms as number)),
+    });
+    // A alone: it takes what it can use (4 jobs of <1, 4> on 18 GB); B's queue is empty (its worker waits on BullMQ's marker)
+    while (meter.runs.length < 8) await sleep(20);
+    expect(pool.running().A).toBe(4);
+    const arrival = performance.now();
+    await qb.addBulk(Array.from({ length: spec.B.jobs }, (_, i) => ({ name: "job", data: { demand: spec.B.demand, ms: jobMs(i) } })));
+    while (meter.runs.length < spec.A.jobs + spec.B.jobs) await sleep(50);
+    await pool.close();
+    // B's jobs start as A's running ones end (no preemption): from one longest job after B's arrival
+    // until the first tenant starts its last job, both hold their DRF share of 2/3.
+    const from = arrival + 500;
+    const to = Math.min(meter.nthStart("A", spec.A.jobs), meter.nthStart("B", spec.B.jobs));
+    expect(to - from).toBeGreaterThan(8 * JOB_MS);
+    const measured = meter.dominantShares(from, to, { A: [...spec.A.demand], B: [...spec.B.demand] }, capacity);
+    for (const t of ["A", "B"] as const) expect(Math.abs(measured[t] - 2 / 3) / (2 / 3), `${t}: measured ${measured[t].toFixed(4)}`).toBeLessThan(0.1);
+    await qa.close();
+    await qb.close();
+  }, 120_000);
+
   it("a job whose demand is wrong fails at once (not retried), naming the field; the others run", async () => {
     const connection = { host: "127.0.0.1", port: redis.port };
     const prefix = "bad";
