@@ -1,0 +1,62 @@
+// `fairsched allocate` tasks to start: the live scheduler (src/live/scheduler.ts) restored from
+// the input as a snapshot at `time` — running tasks running, waiting tasks in their order — and
+// asked schedule() once. Only its public API is used (snapshot format, restoreScheduler,
+// createScheduler), so every policy it runs answers here and every one it refuses is refused
+// with its reason.
+import type { Engine } from "../engine/engine.js";
+import { InputError } from "../errors.js";
+import { SNAPSHOT_VERSION, createScheduler, restoreScheduler, type SchedulerSnapshot, type Started } from "../live/scheduler.js";
+import type { AllocateInput } from "./allocate-input.js";
+
+/** Why the live scheduler refuses the policy (its own words), or null when it runs it. */
+export function liveRefusal(policy: string, capacity: number[], engine: Engine): string | null {
+  try {
+    createScheduler({ policy, capacity, engine, clock: () => 0 });
+    return null;
+  } catch (e) {
+    if (e instanceof InputError && e.field === "policy") return e.message.slice(e.field.length + 2);
+    throw e;
+  }
+}
+
+/** The input as a live scheduler snapshot; a queue that gave `usage` without its running tasks holds it as one running task. */
+export function toSnapshot(policy: string, input: AllocateInput): SchedulerSnapshot {
+  const ids = new Set(input.queues.flatMap((q) => [...(q.running ?? []), ...(q.tasks ?? [])].map((t) => t.id)));
+  let seq = 0;
+  const freshId = (): string => {
+    let id: string;
+    do id = `allocate:usage:${seq++}`; while (ids.has(id));
+    return id;
+  };
+  const { time } = input;
+  return {
+    version: SNAPSHOT_VERSION,
+    policy,
+    capacity: [...input.capacity],
+    resources: [...input.resources],
+    reservation: false,
+    time,
+    queues: input.queues.map((q) => ({
+      name: q.spec.name,
+      spec: q.spec,
+      accumulated: 0,
+      since: time,
+      waiting: (q.tasks ?? []).map((t) => ({ id: t.id, demand: [...t.demand], submitted: t.submitted })),
+      running: q.running
+        ? q.running.map((t) => ({ id: t.id, demand: [...t.demand], submitted: time, started: time }))
+        : q.usage.some((x) => x > 0) ? [{ id: freshId(), demand: Array.from(q.usage), submitted: time, started: time }] : [],
+    })),
+  };
+}
+
+/** The tasks the live scheduler starts now, in order. Throws the refusal as an InputError on --policy. */
+export function tasksToStart(policy: string, input: AllocateInput, engine: Engine): Started[] {
+  let scheduler;
+  try {
+    scheduler = restoreScheduler(toSnapshot(policy, input), { engine, clock: () => input.time });
+  } catch (e) {
+    if (e instanceof InputError && e.field === "policy") throw new InputError("--policy", e.message.slice(e.field.length + 2));
+    throw e;
+  }
+  return scheduler.schedule();
+}
