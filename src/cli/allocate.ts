@@ -45,8 +45,8 @@ export function allocate(policyName: string, input: unknown, engine: Engine): Re
     }
   } else {
     const why = liveRefusal(policyName, state.capacity, engine);
-    if (why !== null) throw new InputError("--policy", `${why} (it is task-level: allocate answers it with the live scheduler's tasks to start; \`fairsched simulate --policies ${policyName}\` runs it)`);
-    if (!state.withTasks) throw new InputError("--policy", `'${policyName}' is task-level (it picks tasks, it has no shares): list each queue's waiting tasks as queues[i].tasks to get the tasks to start`);
+    if (why !== null) throw new InputError("--policy", `${why} (it is a task-level policy: allocate answers it with the live scheduler's tasks to start; \`fairsched simulate --policies ${policyName}\` runs it)`);
+    if (!state.withTasks) throw new InputError("--policy", `'${policyName}' is a task-level policy (it picks tasks, it has no shares): list each queue's waiting tasks as queues[i].tasks to get the tasks to start`);
     out.start = tasksToStart(policyName, state, engine);
   }
   if (shares.admissions) out.admissions = shares.admissions;
