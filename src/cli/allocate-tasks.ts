@@ -39,7 +39,7 @@ export function toSnapshot(policy: string, input: AllocateInput): SchedulerSnaps
     queues: input.queues.map((q) => ({
       name: q.spec.name,
       spec: q.spec,
-      accumulated: 0,
+      accumulated: q.accumulated,
       since: time,
       waiting: (q.tasks ?? []).map((t) => ({ id: t.id, demand: [...t.demand], submitted: t.submitted })),
       running: q.running

@@ -11,6 +11,9 @@ import { LIVE_POLICIES, createScheduler, type SchedulerSnapshot } from "../../sr
 
 const engine = loadEngineSync();
 
+const dominant = (tasks: Array<{ demand: number[] }>, capacity: number[]) =>
+  Math.max(0, ...capacity.map((c, r) => tasks.reduce((sum, t) => sum + t.demand[r], 0) / c));
+
 /** A snapshot as a user would write the same state for allocate (docs/cli.md). */
 function asInput(s: SchedulerSnapshot): unknown {
   return {
@@ -21,6 +24,8 @@ function asInput(s: SchedulerSnapshot): unknown {
       const { name, ...spec } = q.spec;
       return {
         name, ...spec,
+        // accumulated up to `time` (the snapshot keeps it up to `since`, the queue's last change)
+        accumulated: q.accumulated + dominant(q.running, s.capacity) * (s.time - q.since),
         running: q.running.map((t) => ({ id: t.id, demand: t.demand })),
         tasks: q.waiting.map((t) => ({ id: t.id, demand: t.demand, submitted: t.submitted })),
       };

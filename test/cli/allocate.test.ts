@@ -167,6 +167,7 @@ describe("fairsched allocate", () => {
       [q({ running: [{ id: "x", demand: [1, Infinity] }] }), "queues[1].running[0].demand[1]"],
       [q({ demand: [1, 1], tasks: [] }), "queues[1].tasks"],
       [q({ usage: [1, 1], running: [] }), "queues[1].running"],
+      [q({ accumulated: -1 }), "queues[1].accumulated"],
     ];
     for (const [input, field] of cases) {
       const before = JSON.stringify(input);
