@@ -19,7 +19,15 @@ export function liveRefusal(policy: string, capacity: number[], engine: Engine):
   }
 }
 
-/** The input as a live scheduler snapshot; a queue that gave `usage` without its running tasks holds it as one running task. */
+type SnapshotQueue = SchedulerSnapshot["queues"][number];
+/** A burst open at the snapshot's time (snapshot version 2; an earlier scheduler ignores it). */
+interface OpenBurst { index: number; start: number; deadline: number | null; submittedTasks: number; finishedTasks: number }
+
+/**
+ * The input as a live scheduler snapshot. A queue that gave `usage` without its running tasks holds
+ * it as one running task. An open burst is open from its start until the end of its window, or
+ * with no end when `openBurst` names a burst whose window is over (the user says it is still open).
+ */
 export function toSnapshot(policy: string, input: AllocateInput): SchedulerSnapshot {
   const ids = new Set(input.queues.flatMap((q) => [...(q.running ?? []), ...(q.tasks ?? [])].map((t) => t.id)));
   let seq = 0;
@@ -29,24 +37,24 @@ export function toSnapshot(policy: string, input: AllocateInput): SchedulerSnaps
     return id;
   };
   const { time } = input;
-  return {
-    version: SNAPSHOT_VERSION,
-    policy,
-    capacity: [...input.capacity],
-    resources: [...input.resources],
-    reservation: false,
-    time,
-    queues: input.queues.map((q) => ({
+  const queues = input.queues.map((q) => {
+    const burst = q.openBurst === null ? null : q.spec.bursts![q.openBurst];
+    const end = burst ? burst.start + burst.window : 0;
+    const open: OpenBurst | null = burst && { index: q.openBurst!, start: burst.start, deadline: end > time ? end : null, submittedTasks: 0, finishedTasks: 0 };
+    const queue: SnapshotQueue & { openBurst: OpenBurst | null } = {
       name: q.spec.name,
       spec: q.spec,
       accumulated: q.accumulated,
       since: time,
+      openBurst: open,
       waiting: (q.tasks ?? []).map((t) => ({ id: t.id, demand: [...t.demand], submitted: t.submitted })),
       running: q.running
         ? q.running.map((t) => ({ id: t.id, demand: [...t.demand], submitted: time, started: time }))
         : q.usage.some((x) => x > 0) ? [{ id: freshId(), demand: Array.from(q.usage), submitted: time, started: time }] : [],
-    })),
-  };
+    };
+    return queue as SnapshotQueue;
+  });
+  return { version: SNAPSHOT_VERSION, policy, capacity: [...input.capacity], resources: [...input.resources], reservation: false, time, queues };
 }
 
 /** The tasks the live scheduler starts now, in order. Throws the refusal as an InputError on --policy. */
