@@ -5,18 +5,23 @@
 // with its reason.
 import type { Engine } from "../engine/engine.js";
 import { InputError } from "../errors.js";
-import { SNAPSHOT_VERSION, createScheduler, restoreScheduler, type SchedulerSnapshot, type Started } from "../live/scheduler.js";
+import { createScheduler, restoreScheduler, type Scheduler, type SchedulerSnapshot, type Started } from "../live/scheduler.js";
 import type { AllocateInput } from "./allocate-input.js";
 
-/** Why the live scheduler refuses the policy (its own words), or null when it runs it. */
-export function liveRefusal(policy: string, capacity: number[], engine: Engine): string | null {
+/** An empty live scheduler for the policy, or why the live scheduler refuses it (its own words). */
+function emptyScheduler(policy: string, capacity: number[], engine: Engine): Scheduler | string {
   try {
-    createScheduler({ policy, capacity, engine, clock: () => 0 });
-    return null;
+    return createScheduler({ policy, capacity, engine, clock: () => 0 });
   } catch (e) {
     if (e instanceof InputError && e.field === "policy") return e.message.slice(e.field.length + 2);
     throw e;
   }
+}
+
+/** Why the live scheduler refuses the policy, or null when it runs it. */
+export function liveRefusal(policy: string, capacity: number[], engine: Engine): string | null {
+  const s = emptyScheduler(policy, capacity, engine);
+  return typeof s === "string" ? s : null;
 }
 
 type SnapshotQueue = SchedulerSnapshot["queues"][number];
@@ -28,7 +33,7 @@ interface OpenBurst { index: number; start: number; deadline: number | null; sub
  * it as one running task. An open burst is open from its start until the end of its window, or
  * with no end when `openBurst` names a burst whose window is over (the user says it is still open).
  */
-export function toSnapshot(policy: string, input: AllocateInput): SchedulerSnapshot {
+export function toSnapshot(policy: string, input: AllocateInput, version: SchedulerSnapshot["version"]): SchedulerSnapshot {
   const ids = new Set(input.queues.flatMap((q) => [...(q.running ?? []), ...(q.tasks ?? [])].map((t) => t.id)));
   let seq = 0;
   const freshId = (): string => {
@@ -54,17 +59,14 @@ export function toSnapshot(policy: string, input: AllocateInput): SchedulerSnaps
     };
     return queue as SnapshotQueue;
   });
-  return { version: SNAPSHOT_VERSION, policy, capacity: [...input.capacity], resources: [...input.resources], reservation: false, time, queues };
+  return { version, policy, capacity: [...input.capacity], resources: [...input.resources], reservation: false, time, queues };
 }
 
-/** The tasks the live scheduler starts now, in order. Throws the refusal as an InputError on --policy. */
+/** The tasks the live scheduler starts now, in order. Its refusal is an InputError on --policy. */
 export function tasksToStart(policy: string, input: AllocateInput, engine: Engine): Started[] {
-  let scheduler;
-  try {
-    scheduler = restoreScheduler(toSnapshot(policy, input), { engine, clock: () => input.time });
-  } catch (e) {
-    if (e instanceof InputError && e.field === "policy") throw new InputError("--policy", e.message.slice(e.field.length + 2));
-    throw e;
-  }
-  return scheduler.schedule();
+  const empty = emptyScheduler(policy, input.capacity, engine);
+  if (typeof empty === "string") throw new InputError("--policy", empty);
+  // the snapshot version this scheduler writes (and so reads), from its public API
+  const version = empty.snapshot().version;
+  return restoreScheduler(toSnapshot(policy, input, version), { engine, clock: () => input.time }).schedule();
 }
