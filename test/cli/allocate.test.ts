@@ -138,6 +138,26 @@ describe("fairsched allocate", () => {
     }
   });
 
+  it("BoPF with tasks: the live scheduler starts the open-burst LQ's tasks up to its rate first (or says why it cannot run BoPF)", () => {
+    const bursts = [0, 100, 200].map((start) => ({ start, window: 10, volume: [80, 80] }));
+    const input = (time: number) => ({ time, capacity: [10, 10], queues: [
+      { name: "tq", tasks: tasks("t", [1, 1], 10) },
+      { name: "lq", kind: "LQ", bursts, tasks: tasks("l", [1, 1], 10) },
+    ] });
+    const open = run("bopf", input(105));
+    expect(open.queues![1]).toMatchObject({ guaranteed: "hard", openBurst: 1 });
+    if (open.start === undefined) {
+      expect(open.startRefused).toMatch(/not supported by the live scheduler/);
+      return;
+    }
+    // guaranteed phase: the LQ up to its target (its rate, 8 per resource), then DRF on the rest
+    expect(open.start.slice(0, 8).map((t) => t.queue)).toEqual(new Array(8).fill("lq"));
+    expect(open.start.slice(8).map((t) => t.queue)).toEqual(["tq", "tq"]);
+    const closed = run("bopf", input(50)).start!;
+    expect(closed.filter((t) => t.queue === "lq")).toHaveLength(5);
+    expect(closed.filter((t) => t.queue === "tq")).toHaveLength(5);
+  });
+
   it("bad inputs are InputErrors naming the user's field (never an internal name) and leave the input as it was", () => {
     const q = (extra: Record<string, unknown>) => ({ capacity: [9, 18], time: 5, queues: [{ name: "A", demand: [1, 1] }, { name: "B", ...extra }] });
     const cases: Array<[unknown, string]> = [
