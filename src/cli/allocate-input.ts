@@ -75,7 +75,7 @@ function taskList(field: string, v: unknown, capacity: number[], time: number, k
     demand.forEach((d, r) => {
       if (d > capacity[r] * (1 + 1e-12)) throw new InputError(`${f}.demand[${r}]`, `${d} exceeds the capacity ${capacity[r]}: the task can never fit`);
     });
-    if (t.submitted !== undefined && !finiteNonNeg(t.submitted)) throw new InputError(`${f}.submitted`, `must be a finite number >= 0 (got ${describeValue(t.submitted)})`);
+    if (t.submitted !== undefined && !(finiteNonNeg(t.submitted) && t.submitted <= time)) throw new InputError(`${f}.submitted`, `must be a time in seconds from 0 to time (${time}): a waiting task was submitted by now (got ${describeValue(t.submitted)})`);
     return { id: t.id, demand, submitted: (t.submitted as number | undefined) ?? time };
   });
 }

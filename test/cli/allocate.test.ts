@@ -78,7 +78,7 @@ describe("fairsched allocate", () => {
   });
 
   it("task-level policies return the tasks to start in order: FIFO by submission, head-of-line blocking", () => {
-    const input = { capacity: [4, 4], queues: [
+    const input = { time: 10, capacity: [4, 4], queues: [
       { name: "late", tasks: tasks("l", [1, 1], 3, 5) },
       { name: "early", tasks: [{ id: "e0", demand: [1, 1], submitted: 1 }, { id: "e1", demand: [4, 4], submitted: 1 }, { id: "e2", demand: [1, 1], submitted: 1 }] },
     ] };
@@ -184,6 +184,7 @@ describe("fairsched allocate", () => {
       [q({ tasks: [{ id: "x", demand: [1, 1, 1] }] }), "queues[1].tasks[0].demand"],
       [q({ tasks: [{ id: "x", demand: [10, 1] }] }), "queues[1].tasks[0].demand[0]"],
       [q({ tasks: [{ id: "x", demand: [1, 1], submitted: -2 }] }), "queues[1].tasks[0].submitted"],
+      [q({ tasks: [{ id: "x", demand: [1, 1], submitted: 6 }] }), "queues[1].tasks[0].submitted"],
       [q({ running: [{ id: "x", demand: [1, Infinity] }] }), "queues[1].running[0].demand[1]"],
       [q({ demand: [1, 1], tasks: [] }), "queues[1].tasks"],
       [q({ usage: [1, 1], running: [] }), "queues[1].running"],
