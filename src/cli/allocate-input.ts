@@ -7,6 +7,8 @@ import { validateWorkload } from "../sim/validate-workload.js";
 
 export const TOP_KEYS = ["time", "capacity", "resources", "queues"] as const;
 export const QUEUE_KEYS = ["name", "kind", "weight", "path", "params", "demand", "usage", "bursts", "openBurst", "running", "tasks", "accumulated"] as const;
+/** Per-queue policy parameters the built-in policies read (min/max shares: LTRF and the dispatch; warp: M-BVT). */
+const PARAM_KEYS = ["minShare", "maxShare", "warp"] as const;
 const RUNNING_KEYS = ["id", "demand"] as const;
 const TASK_KEYS = ["id", "demand", "submitted"] as const;
 
@@ -148,6 +150,17 @@ export function parseAllocateInput(input: unknown): AllocateInput {
     return spec;
   });
   checkSpecs(cap, resources as string[], specs);
+  specs.forEach((spec, i) => {
+    if (!spec.params) return;
+    const f = `queues[${i}].params`;
+    rejectUnknownKeys(spec.params, PARAM_KEYS, `${f}.`);
+    for (const key of ["minShare", "maxShare"] as const) {
+      const v = spec.params[key];
+      if (v !== undefined && !(typeof v === "number" && v >= 0 && v <= 1)) throw new InputError(`${f}.${key}`, `must be a fraction in [0, 1] of the dominant resource (got ${describeValue(v)})`);
+    }
+    const w = spec.params.warp;
+    if (w !== undefined && !finiteNonNeg(w)) throw new InputError(`${f}.warp`, `must be a finite number >= 0, dominant share x seconds (got ${describeValue(w)})`);
+  });
 
   const ids = new Map<string, string>();
   const used = new Array<number>(k).fill(0);

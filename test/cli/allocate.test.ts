@@ -189,6 +189,9 @@ describe("fairsched allocate", () => {
       [q({ demand: [1, 1], tasks: [] }), "queues[1].tasks"],
       [q({ usage: [1, 1], running: [] }), "queues[1].running"],
       [q({ accumulated: -1 }), "queues[1].accumulated"],
+      [q({ params: { minShare: 2 } }), "queues[1].params.minShare"],
+      [q({ params: { maxShre: 0.5 } }), "queues[1].params.maxShre"],
+      [q({ params: { warp: -1 } }), "queues[1].params.warp"],
     ];
     for (const [input, field] of cases) {
       const before = JSON.stringify(input);
