@@ -3,10 +3,10 @@
 // runnable and running tasks, and for LQs the burst open at `time` (BoPF: the burst's guarantee
 // opens as at its start; M-BVT: the LQ's virtual time is warped).
 import type { Engine } from "../engine/engine.js";
-import { InputError } from "../errors.js";
 import { HARD, SOFT } from "../dispatch/dispatcher.js";
 import type { Admission, ClusterState, Policy, PolicyActions, QueueState } from "../policy/policy.js";
 import type { AllocateInput } from "./allocate-input.js";
+import { inUserFields } from "./user-fields.js";
 
 export interface QueueShareAnswer {
   name: string;
@@ -30,23 +30,13 @@ const NO_ACTIONS: PolicyActions = {
   wakeAt: () => {},
 };
 
-/** Engine rows are the queues: a kernel's `demands[i]`, `weights[i]`, ... becomes `queues[i]` (the user's name). */
-function userField(e: unknown): never {
-  if (e instanceof InputError) {
-    const m = /^(demands|usages|weights|offsets|want|rate|remaining|weight)\[(\d+)\]/.exec(e.field);
-    if (m) throw new InputError(`queues[${m[2]}]`, e.message.slice(e.field.length + 2));
-  }
-  throw e;
-}
-
 export function shareAnswer(policy: Policy, input: AllocateInput, engine: Engine): ShareAnswer {
   const { capacity, resources, time } = input;
   const k = capacity.length;
   const n = input.queues.length;
   const specs = input.queues.map((q) => q.spec);
-  try {
-    policy.init?.({ workload: { name: "allocate", resources: [...resources], capacity: [...capacity], queues: specs, jobs: [], params: {}, seed: 0 }, engine, random: () => 0.5 });
-  } catch (e) { userField(e); }
+  // engine errors name the user's fields (queues[i].demand, not the engine's demands[i])
+  inUserFields(() => policy.init?.({ workload: { name: "allocate", resources: [...resources], capacity: [...capacity], queues: specs, jobs: [], params: {}, seed: 0 }, engine, random: () => 0.5 }));
   const admissions = specs.map((_, i) => policy.admission?.(i));
   const qs: QueueState[] = input.queues.map((q, i) => {
     const pending = Float64Array.from(q.demand, (x, r) => x - q.usage[r]);
@@ -78,7 +68,7 @@ export function shareAnswer(policy: Policy, input: AllocateInput, engine: Engine
   const report = admissions.some((a) => a) ? admissions.map((a, i) => ({ queue: specs[i].name, ...(a as Admission) })) : null;
   if (!policy.shares) return { queues: null, admissions: report };
   const out = new Float64Array(n * k);
-  try { policy.shares(state, out); } catch (e) { userField(e); }
+  inUserFields(() => policy.shares!(state, out));
   const classes = new Uint8Array(n);
   policy.guaranteed?.(state, classes);
   return {

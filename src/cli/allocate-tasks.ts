@@ -72,13 +72,13 @@ export function tasksToStart(policy: string, input: AllocateInput, engine: Engin
     return restoreScheduler(toSnapshot(policy, input, version), { engine, clock: () => input.time }).schedule();
   } catch (e) {
     // the input is checked first; should the scheduler still refuse a field, name it as the user wrote it
-    if (e instanceof InputError && e.field.startsWith("snapshot.queues[")) throw new InputError(userField(e.field), e.message.slice(e.field.length + 2));
+    if (e instanceof InputError && e.field.startsWith("snapshot.queues[")) throw new InputError(snapshotFieldAsInput(e.field), e.message.slice(e.field.length + 2));
     throw e;
   }
 }
 
 /** A snapshot field as the allocate input names it: snapshot.queues[1].spec.minShare -> queues[1].params.minShare. */
-function userField(field: string): string {
+function snapshotFieldAsInput(field: string): string {
   return field
     .replace(/^snapshot\./, "")
     .replace(/\.spec\.(minShare|maxShare|warp)\b/, ".params.$1")
