@@ -6,7 +6,7 @@ import type { QueueKind, QueueSpec, Workload } from "../policy/model.js";
 import { validateWorkload } from "../sim/validate-workload.js";
 
 export const TOP_KEYS = ["time", "capacity", "resources", "queues"] as const;
-export const QUEUE_KEYS = ["name", "kind", "weight", "path", "params", "demand", "usage", "bursts", "openBurst", "running", "tasks", "accumulated"] as const;
+export const QUEUE_KEYS = ["name", "kind", "weight", "path", "params", "demand", "usage", "bursts", "openBurst", "running", "tasks"] as const;
 /** Per-queue policy parameters the built-in policies read (min/max shares: LTRF and the dispatch; warp: M-BVT). */
 const PARAM_KEYS = ["minShare", "maxShare", "warp"] as const;
 const RUNNING_KEYS = ["id", "demand"] as const;
@@ -30,8 +30,6 @@ export interface AllocateQueue {
   tasks: AllocateTask[] | null;
   /** Index of the LQ burst open at `time` (given, or the last burst whose window holds `time`), else null. */
   openBurst: number | null;
-  /** Dominant share x seconds held up to `time` (long-term fairness; the live scheduler's accumulated usage). */
-  accumulated: number;
 }
 
 export interface AllocateInput {
@@ -173,7 +171,6 @@ export function parseAllocateInput(input: unknown): AllocateInput {
     const usage = running ? sum(running, k) : q.usage === undefined ? new Array<number>(k).fill(0) : vector(`${f}.usage`, q.usage, k);
     const wanted = tasks ? sum(tasks, k).map((x, r) => x + usage[r]) : q.demand === undefined ? usage : vector(`${f}.demand`, q.demand, k);
     for (let r = 0; r < k; r++) used[r] += usage[r];
-    if (q.accumulated !== undefined && !finiteNonNeg(q.accumulated)) throw new InputError(`${f}.accumulated`, `must be a finite number >= 0, dominant share x seconds (got ${describeValue(q.accumulated)})`);
     return {
       spec: specs[i],
       demand: Float64Array.from(wanted, (d, r) => Math.max(d, usage[r])),
@@ -181,7 +178,6 @@ export function parseAllocateInput(input: unknown): AllocateInput {
       running,
       tasks,
       openBurst: openBurstOf(`${f}.openBurst`, q, specs[i], time),
-      accumulated: (q.accumulated as number | undefined) ?? 0,
     };
   });
   for (let r = 0; r < k; r++) {

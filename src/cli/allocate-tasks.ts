@@ -49,7 +49,7 @@ export function toSnapshot(policy: string, input: AllocateInput, version: Schedu
     const queue: SnapshotQueue & { openBurst: OpenBurst | null } = {
       name: q.spec.name,
       spec: q.spec,
-      accumulated: q.accumulated,
+      accumulated: 0,
       since: time,
       openBurst: open,
       waiting: (q.tasks ?? []).map((t) => ({ id: t.id, demand: [...t.demand], submitted: t.submitted })),

@@ -1,7 +1,7 @@
 // Property: `fairsched allocate`'s tasks to start are the live scheduler's. A random history of
 // calls (queues added, tasks submitted, scheduled and finished as the clock moves) brings a live
 // scheduler to some state; its snapshot, written as allocate input (running tasks, waiting tasks
-// with their submission times, accumulated usage, `time`), must make allocate answer exactly what
+// with their submission times, `time`), must make allocate answer exactly what
 // a live scheduler in that state starts next — for every policy the live scheduler runs
 // (LIVE_POLICIES: new ones are checked as they come). "In that state" is the scheduler restored
 // from the snapshot; for the memoryless policies, whose decision is a function of the current
@@ -17,9 +17,6 @@ const engine = loadEngineSync();
 /** Policies that decide from the current state alone (docs/policies/): DRF, Strict Priority, FIFO. */
 const MEMORYLESS = new Set(["drf", "sp", "fifo"]);
 
-const dominant = (tasks: Array<{ demand: number[] }>, capacity: number[]) =>
-  Math.max(0, ...capacity.map((c, r) => tasks.reduce((sum, t) => sum + t.demand[r], 0) / c));
-
 /** A snapshot as a user would write the same state for allocate (docs/cli.md). */
 function asInput(s: SchedulerSnapshot): unknown {
   return {
@@ -30,8 +27,6 @@ function asInput(s: SchedulerSnapshot): unknown {
       const { name, ...spec } = q.spec;
       return {
         name, ...spec,
-        // accumulated up to `time` (the snapshot keeps it up to `since`, the queue's last change)
-        accumulated: q.accumulated + dominant(q.running, s.capacity) * (s.time - q.since),
         running: q.running.map((t) => ({ id: t.id, demand: t.demand })),
         tasks: q.waiting.map((t) => ({ id: t.id, demand: t.demand, submitted: t.submitted })),
       };
