@@ -16,7 +16,8 @@ export const CLIENT_SCRIPT = String.raw`(function () {
     return "rgba(" + (n >> 16 & 255) + "," + (n >> 8 & 255) + "," + (n & 255) + "," + a + ")";
   }
 
-  // Intervals, drawn over the plot after the series: a band (lines) or error bars (bars).
+  // Intervals: a band under a line's series (the drawClear hook, before axes and series), error
+  // bars over bars (the draw hook, after them).
   function drawBands(c) {
     return function (u) {
       var ctx = u.ctx;
@@ -43,7 +44,7 @@ export const CLIENT_SCRIPT = String.raw`(function () {
             ctx.stroke();
           }
         } else {
-          ctx.fillStyle = rgba(color, 0.18);
+          ctx.fillStyle = rgba(color, 0.12);
           for (var j = 0; j + 1 < xs.length; j++) {
             var a = j, z = j + 1;
             // the next point that has an interval (a series sampled at other x has nulls between)
@@ -118,7 +119,7 @@ export const CLIENT_SCRIPT = String.raw`(function () {
         axes: [xAxis, { label: c.yLabel }],
         legend: { live: !c.bars },
         series: series,
-        hooks: hasBands ? { draw: [drawBands(c)] } : {},
+        hooks: !hasBands ? {} : c.bars || c.data[0].length === 1 ? { draw: [drawBands(c)] } : { drawClear: [drawBands(c)] },
       }, c.data, el);
       el.setAttribute("data-drawn", "1");
       drawn++;

@@ -97,10 +97,13 @@ th,td{border:1px solid #d0d7de;padding:3px 8px}th{background:#f6f8fa;text-align:
 figure{margin:12px 0 20px}figcaption{font-weight:600}code{background:#f6f8fa;padding:0 3px}.muted{color:#57606a}
 `;
 
+/** Text that reads as a number with its interval ("56.31 ± 2.48"): right-aligned as numbers are. */
+const NUMERIC_TEXT = /^-?[\d.]+(e[-+]?\d+)? ±/;
+
 export function tableHtml(t: Table): string {
   const head = t.columns.map((c) => `<th>${escapeHtml(c)}</th>`).join("");
   const body = t.rows
-    .map((r) => `<tr>${r.map((v) => `<td${typeof v === "number" ? ' class="n"' : ""}>${escapeHtml(formatCell(v))}</td>`).join("")}</tr>`)
+    .map((r) => `<tr>${r.map((v) => `<td${typeof v === "number" || NUMERIC_TEXT.test(v ?? "") ? ' class="n"' : ""}>${escapeHtml(formatCell(v))}</td>`).join("")}</tr>`)
     .join("\n");
   const notes = t.notes?.length ? `<div class="notes">${escapeHtml(t.notes.join("\n"))}</div>` : "";
   return `<table><caption>${escapeHtml(t.title)}</caption><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>${notes}`;

@@ -1,0 +1,14 @@
+import { chromium } from "playwright-core";
+const [file, prefix] = process.argv.slice(2);
+const b = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox"] });
+const p = await b.newPage({ viewport: { width: 1200, height: 900 } });
+p.on("console", (m) => console.log("console", m.type(), m.text()));
+p.on("pageerror", (e) => console.log("pageerror", String(e)));
+await p.goto("file://" + file);
+await p.waitForSelector("body[data-charts-drawn]");
+console.log("drawn", await p.evaluate(() => document.body.getAttribute("data-charts-drawn")));
+const figs = await p.$$("figure");
+for (let i = 0; i < figs.length && i < 8; i++) await figs[i].screenshot({ path: `/tmp/rep/${prefix}${i}.png` });
+await p.screenshot({ path: `/tmp/rep/${prefix}-page.png`, fullPage: false });
+console.log("figs", figs.length);
+await b.close();
