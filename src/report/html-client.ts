@@ -104,11 +104,12 @@ export const CLIENT_SCRIPT = String.raw`(function () {
         scales: {
           x: xScale,
           y: { range: function (u, min, max) {
-            // the intervals must fit too
+            // the intervals fit too, except past a fixed end (a fraction's interval from 2 seeds
+            // can span -4..5: it is cut at the plot's edge rather than squashing the bars)
             c.bands.forEach(function (b) {
               if (!b) return;
-              b[0].forEach(function (v) { if (v !== null && v < min) min = v; });
-              b[1].forEach(function (v) { if (v !== null && v > max) max = v; });
+              if (c.yRange[0] === null) b[0].forEach(function (v) { if (v !== null && v < min) min = v; });
+              if (c.yRange[1] === null) b[1].forEach(function (v) { if (v !== null && v > max) max = v; });
             });
             var lo = c.yRange[0] === null ? min : Math.min(c.yRange[0], min);
             var hi = c.yRange[1] === null ? max : Math.max(c.yRange[1], max);

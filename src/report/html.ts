@@ -90,7 +90,7 @@ function uplotAssets(): { js: string; css: string } {
 const STYLE = `
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px auto;max-width:1140px;padding:0 16px;color:#1b1f23}
 h1{font-size:22px}h2{font-size:18px;border-bottom:1px solid #d0d7de;padding-bottom:4px;margin-top:36px}h3{font-size:15px;margin-top:22px}
-table{border-collapse:collapse;margin:8px 0 4px}caption{text-align:left;font-weight:600;padding:4px 0}
+table{border-collapse:collapse;margin:8px 0 4px}.scroll{overflow-x:auto;max-width:100%}td code{word-break:break-word}caption{text-align:left;font-weight:600;padding:4px 0}
 th,td{border:1px solid #d0d7de;padding:3px 8px}th{background:#f6f8fa;text-align:left}td.n{text-align:right;font-variant-numeric:tabular-nums}
 .notes{color:#57606a;margin:2px 0 12px;white-space:pre-wrap}.chart{min-height:300px;margin:8px 0 2px}
 .grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(540px,1fr));gap:0 16px}.grid .chart{min-height:220px}
@@ -106,7 +106,8 @@ export function tableHtml(t: Table): string {
     .map((r) => `<tr>${r.map((v) => `<td${typeof v === "number" || NUMERIC_TEXT.test(v ?? "") ? ' class="n"' : ""}>${escapeHtml(formatCell(v))}</td>`).join("")}</tr>`)
     .join("\n");
   const notes = t.notes?.length ? `<div class="notes">${escapeHtml(t.notes.join("\n"))}</div>` : "";
-  return `<table><caption>${escapeHtml(t.title)}</caption><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>${notes}`;
+  // a wide table (Phoenix's 16 columns) scrolls inside the page rather than widening it
+  return `<div class="scroll"><table><caption>${escapeHtml(t.title)}</caption><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table></div>${notes}`;
 }
 
 function paramValue(v: unknown): string {

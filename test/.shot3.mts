@@ -1,0 +1,14 @@
+import { chromium } from "playwright-core";
+const [file, prefix] = process.argv.slice(2);
+const b = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox"] });
+const p = await b.newPage({ viewport: { width: 1200, height: 900 } });
+p.on("console", (m) => console.log("console", m.type(), m.text()));
+await p.goto("file://" + file);
+await p.waitForSelector("body[data-charts-drawn]");
+console.log("width", await p.evaluate(() => document.documentElement.scrollWidth), "height", await p.evaluate(() => document.documentElement.scrollHeight));
+const wide = await p.evaluate(() => Array.from(document.querySelectorAll("table,figure,pre,div")).filter((e) => e.getBoundingClientRect().right > 1200).map((e) => e.tagName + " " + (e.querySelector("caption,figcaption")?.textContent ?? e.className)).slice(0, 10));
+console.log(wide);
+const figs = await p.$$("figure");
+for (let i = 0; i < figs.length; i++) await figs[i].screenshot({ path: `/tmp/rep/${prefix}${i}.png` });
+console.log("figs", figs.length);
+await b.close();
