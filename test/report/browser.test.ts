@@ -20,6 +20,8 @@ import { TRACES_DIR, tracePath } from "../helpers/traces.js";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
 const PHOENIX_TRACE = tracePath("eagle-format/YH2_sub.tr");
+/** The scenario runs take ~45 s alone and several times that beside other test files on 2 busy cores: a guard against a hang, not a speed check. */
+const SCENARIO_RUNS_TIMEOUT = 600_000;
 
 interface ChartData { id: string; title: string; logX: boolean; step: boolean; bars: boolean; categories: string[] | null; series: string[]; bands: unknown[] }
 
@@ -40,11 +42,11 @@ function otherScenarioReports(): ScenarioReport[] {
   const engine = loadEngineSync({ backend: "wasm" });
   const run = (name: string, params?: Record<string, string | number>) => getScenario(name)!.run({ seed: 1, engine, params });
   return [
-    run("justice", { jobs: 150, seeds: 2 }),
+    run("justice", { jobs: 80, seeds: 2 }),
     ...(existsSync(PHOENIX_TRACE) ? [run("phoenix", { yahooJobs: 300, traceDir: TRACES_DIR })] : []),
     run("ltrf-table1"),
     run("ltrf-hierarchy"),
-    run("bopf-multi-lq"),
+    run("bopf-multi-lq", { tqJobs: 5, horizon: 600 }),
     run("bopf-uncertain", { cv: "0,0.4" }),
     run("bopf-estimation-error", { std: "0,0.5", tqJobs: 4 }),
   ];
@@ -139,7 +141,7 @@ describe.skipIf("reason" in chrome)("in headless Chromium", () => {
     const order = await page.evaluate(() => Array.from(document.querySelectorAll("section")).map((s) => [s.children[1]?.tagName, s.lastElementChild?.tagName]));
     for (const [first, last] of order) expect([first, last]).toEqual(["FIGURE", "TABLE"]);
     await page.close();
-  });
+  }, SCENARIO_RUNS_TIMEOUT);
 
   it("the other built-in scenarios: Justice SDR/PTR bars per deadline type with error bars over seeds, Phoenix response-time CDFs on a log axis, LTRF and BoPF curves", async () => {
     const reports = otherScenarioReports();
@@ -163,7 +165,7 @@ describe.skipIf("reason" in chrome)("in headless Chromium", () => {
     const first = await page.evaluate(() => Array.from(document.querySelectorAll("section")).map((s) => s.children[1]?.tagName));
     expect(first).toEqual(reports.map(() => "FIGURE"));
     await page.close();
-  });
+  }, SCENARIO_RUNS_TIMEOUT);
 
   it("a sweep's HTML: each metric's mean with its interval band over a numeric grid parameter, error bars without one", async () => {
     const lines = handMergedSweep();
