@@ -105,7 +105,7 @@ export function renderSweepHtml(m: MergedSweep, opts: SweepHtmlOptions = {}): st
     const specs = chartSpecs(c.charts, c.chartAxes, `t${i}`, Infinity).curves;
     charts.push(...specs);
     if (!specs.length) return "";
-    const what = n > 1 ? `mean and 95% t-interval (band, error bars) over ${n} seeds` : "one seed";
+    const what = n > 1 ? `mean and 95% t-interval over ${n} seeds (${specs[0].bars ? "error bars" : "bands"})` : "one seed";
     return `<h3>${escapeHtml(t.name)} <span class="muted">${escapeHtml(what)}</span></h3>\n<div class="grid">${specs.map(figure).join("")}</div>`;
   });
   const section = [
