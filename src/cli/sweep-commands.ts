@@ -5,10 +5,12 @@ import { pathToFileURL } from "node:url";
 import { Command, InvalidArgumentError } from "commander";
 import { formatSweep } from "../report/sweep-text.js";
 import { mergeSweepFiles, mergeSweepLines, parseShard, runSweep, runSweepOnQueue, startQueueWorker, type ParamValue } from "../sweep/index.js";
+import { InputError } from "../errors.js";
 import { checkScenarioParams } from "../scenarios/params.js";
 import { getScenario } from "../scenarios/registry.js";
 import { writeData, writeStatus } from "./output.js";
 import { cellProgress } from "./progress.js";
+import { writeSweepFiles } from "./sweep-files.js";
 
 /** `name=v1,v2,...` (numbers where numeric), accumulated over repeated --grid options. */
 export function gridArg(v: string, acc: Record<string, ParamValue[]>): Record<string, ParamValue[]> {
@@ -43,6 +45,8 @@ interface SweepCliOptions {
   out?: string;
   backend?: "wasm" | "js";
   queue?: string;
+  csv?: string;
+  html?: string;
 }
 
 function positiveInt(flag: string) {
@@ -67,7 +71,10 @@ export function addSweepCommands(program: Command, defaultPolicies: (scenario: s
     })
     .option("--out <file>", "JSON-lines output (default: sweep.jsonl, or sweep-<i>-of-<n>.jsonl for a shard)")
     .option("--queue <redis://host:port/name>", "run the cells on `fairsched worker` processes pulling from this Redis queue (BullMQ) instead of local threads")
+    .option("--csv <file>", "also write the results as CSV: one row per cell without its seed, each metric's mean and 95% interval (lo, hi) over the seeds")
+    .option("--html <file>", "also write a self-contained HTML report: each metric's mean with its 95% interval as charts, then the tables")
     .action(async (o: SweepCliOptions) => {
+      if (o.shard && (o.csv || o.html)) throw new InputError(o.csv ? "--csv" : "--html", "needs every cell, not one shard: give it to `fairsched merge` of the shards");
       // a user's scenario registered only in the workers (--import) is checked there, not here
       const scenario = getScenario(o.scenario);
       if (scenario) checkScenarioParams(scenario, Object.keys(o.grid), "--grid");
@@ -95,8 +102,10 @@ export function addSweepCommands(program: Command, defaultPolicies: (scenario: s
       if (shard) {
         writeStatus(`${lines.length - 1} cells of shard ${shard.index}/${shard.count} written to ${out}; combine every shard with \`fairsched merge\`\n`);
       } else {
-        writeData(formatSweep(mergeSweepLines([lines], { names: [out] })));
+        const merged = mergeSweepLines([lines], { names: [out] });
+        writeData(formatSweep(merged));
         writeStatus(`results written to ${out}\n`);
+        writeSweepFiles(merged, o);
       }
     });
 
@@ -133,7 +142,11 @@ export function addSweepCommands(program: Command, defaultPolicies: (scenario: s
     .description("merge the JSON-lines files of a sharded sweep into the tables one machine would print")
     .argument("<files...>", "JSON-lines files from `fairsched sweep`")
     .option("--allow-partial", "print what there is when cells are missing")
-    .action((files: string[], o: { allowPartial?: boolean }) => {
-      writeData(formatSweep(mergeSweepFiles(files, { allowPartial: o.allowPartial })));
+    .option("--csv <file>", "also write the results as CSV (as `fairsched sweep --csv`)")
+    .option("--html <file>", "also write a self-contained HTML report with charts (as `fairsched sweep --html`)")
+    .action((files: string[], o: { allowPartial?: boolean; csv?: string; html?: string }) => {
+      const merged = mergeSweepFiles(files, { allowPartial: o.allowPartial });
+      writeData(formatSweep(merged));
+      writeSweepFiles(merged, o);
     });
 }

@@ -15,7 +15,7 @@ import { createRequire } from "node:module";
 import type { ChartAxes, ScenarioReport, Series } from "../scenarios/scenario.js";
 import type { Table } from "../scenarios/table.js";
 import { formatCell } from "./table.js";
-import { alignSeries, cdfSeries, type Aligned } from "./chart-data.js";
+import { alignBands, alignSeries, cdfSeries, type Aligned } from "./chart-data.js";
 import { CLIENT_SCRIPT } from "./html-client.js";
 
 export interface HtmlReportOptions {
@@ -30,7 +30,7 @@ export interface HtmlReportOptions {
 /** A log axis when positive values span more than this ratio (e.g. the LQ CDF: 56 s vs 209 s next to 3,000 s TQ jobs). */
 const LOG_SPAN = 20;
 
-interface ChartSpec {
+export interface ChartSpec {
   id: string;
   title: string;
   xLabel: string;
@@ -42,6 +42,12 @@ interface ChartSpec {
   logX: boolean;
   series: string[];
   data: Aligned;
+  /** Grouped bars (x = category index plus the series' offset in its group). */
+  bars: boolean;
+  /** x-axis labels of a bar chart's categories (x = index), else null. */
+  categories: string[] | null;
+  /** Per series, its interval ends [lo, hi] on the x array (band around a line, error bars on a bar), or null. */
+  bands: Array<[Array<number | null>, Array<number | null>] | null>;
 }
 
 /** Escapes text for HTML element content and attribute values. */
@@ -84,20 +90,24 @@ function uplotAssets(): { js: string; css: string } {
 const STYLE = `
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px auto;max-width:1140px;padding:0 16px;color:#1b1f23}
 h1{font-size:22px}h2{font-size:18px;border-bottom:1px solid #d0d7de;padding-bottom:4px;margin-top:36px}h3{font-size:15px;margin-top:22px}
-table{border-collapse:collapse;margin:8px 0 4px}caption{text-align:left;font-weight:600;padding:4px 0}
+table{border-collapse:collapse;margin:8px 0 4px}.scroll{overflow-x:auto;max-width:100%}td code{word-break:break-word}caption{text-align:left;font-weight:600;padding:4px 0}
 th,td{border:1px solid #d0d7de;padding:3px 8px}th{background:#f6f8fa;text-align:left}td.n{text-align:right;font-variant-numeric:tabular-nums}
 .notes{color:#57606a;margin:2px 0 12px;white-space:pre-wrap}.chart{min-height:300px;margin:8px 0 2px}
 .grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(540px,1fr));gap:0 16px}.grid .chart{min-height:220px}
 figure{margin:12px 0 20px}figcaption{font-weight:600}code{background:#f6f8fa;padding:0 3px}.muted{color:#57606a}
 `;
 
-function tableHtml(t: Table): string {
+/** Text that reads as a number with its interval ("56.31 ± 2.48"): right-aligned as numbers are. */
+const NUMERIC_TEXT = /^-?[\d.]+(e[-+]?\d+)? ±/;
+
+export function tableHtml(t: Table): string {
   const head = t.columns.map((c) => `<th>${escapeHtml(c)}</th>`).join("");
   const body = t.rows
-    .map((r) => `<tr>${r.map((v) => `<td${typeof v === "number" ? ' class="n"' : ""}>${escapeHtml(formatCell(v))}</td>`).join("")}</tr>`)
+    .map((r) => `<tr>${r.map((v) => `<td${typeof v === "number" || NUMERIC_TEXT.test(v ?? "") ? ' class="n"' : ""}>${escapeHtml(formatCell(v))}</td>`).join("")}</tr>`)
     .join("\n");
   const notes = t.notes?.length ? `<div class="notes">${escapeHtml(t.notes.join("\n"))}</div>` : "";
-  return `<table><caption>${escapeHtml(t.title)}</caption><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>${notes}`;
+  // a wide table (Phoenix's 16 columns) scrolls inside the page rather than widening it
+  return `<div class="scroll"><table><caption>${escapeHtml(t.title)}</caption><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table></div>${notes}`;
 }
 
 function paramValue(v: unknown): string {
@@ -169,7 +179,7 @@ function cdfCharts(r: ScenarioReport, prefix: string, maxQueues: number): { char
     charts.push({
       id: `${prefix}-cdf${charts.length}`,
       title: logX ? `${title} (log time axis)` : title, xLabel: "completion time (s)", yLabel: "fraction of jobs", step: true, yRange: [0, 1], logX,
-      series: series.map((s) => s.name), data,
+      series: series.map((s) => s.name), data, bars: false, categories: null, bands: series.map(() => null),
     });
   };
   make("All jobs", [...ct].map(([p, byQueue]) => cdfSeries(p, Object.values(byQueue).flat())));
@@ -181,52 +191,48 @@ function cdfCharts(r: ScenarioReport, prefix: string, maxQueues: number): { char
   return { charts, omitted: Math.max(0, queues.length - maxQueues) };
 }
 
-function figure(c: ChartSpec): string {
+export function figure(c: ChartSpec): string {
   return `<figure><figcaption>${escapeHtml(c.title)}</figcaption><div class="chart" id="${escapeHtml(c.id)}"></div></figure>`;
 }
 
-/** Renders reports into one self-contained HTML document. */
-export function renderHtmlReport(reports: ScenarioReport[], opts: HtmlReportOptions = {}): string {
-  const { js, css } = uplotAssets();
-  const title = opts.title ?? "fairsched report";
-  const maxQueues = opts.maxQueueCdfs ?? 12;
-  const maxSeries = opts.maxSeries ?? 8;
-  const charts: ChartSpec[] = [];
-  const sections = reports.map((r, i) => {
-    const prefix = `r${i}`;
-    const shares: ChartSpec[] = [];
-    const curves: ChartSpec[] = [];
-    Object.entries(r.charts ?? {}).forEach(([name, all], j) => {
-      const axes: ChartAxes | undefined = r.chartAxes?.[name];
-      const series = topSeries(all, maxSeries);
-      const data = alignSeries(series);
-      const spec: ChartSpec = {
-        id: `${prefix}-c${j}`, title: name, xLabel: axes?.x ?? "time (s)", yLabel: axes?.y ?? "dominant share",
-        step: !axes?.lines, yRange: axes ? [null, null] : [0, null], logX: axes?.logX === true && spansDecades(data[0]),
-        series: series.map((s) => s.name), data,
-      };
-      (axes ? curves : shares).push(spec);
-    });
-    const cdf = cdfCharts(r, prefix, maxQueues);
-    // The summary first: the scenario's own curves, else the all-jobs completion-time CDF.
-    const summary = curves.length ? curves : cdf.charts.slice(0, 1);
-    const restCdf = curves.length ? cdf.charts : cdf.charts.slice(1);
-    charts.push(...summary, ...restCdf, ...shares);
-    const parts = [
-      `<section id="${prefix}"><h2>${escapeHtml(r.scenario)} <span class="muted">seed ${escapeHtml(String(r.seed))}, policies ${escapeHtml(r.policies.join(", "))}</span></h2>`,
-    ];
-    if (summary.length) parts.push(...summary.map(figure));
-    parts.push(`<h3>Results</h3>`, ...r.tables.map(tableHtml));
-    if (restCdf.length) {
-      parts.push(`<h3>Completion-time distributions (CDF)</h3>`, ...restCdf.map(figure));
-      if (cdf.omitted) parts.push(`<p class="muted">${cdf.omitted} more queues not drawn (see the tables).</p>`);
-    }
-    if (shares.length) parts.push(`<h3>Allocation over time</h3>`, `<div class="grid">${shares.map(figure).join("")}</div>`);
-    parts.push(`<h3>Parameters</h3>`, paramsHtml(r));
-    parts.push(`</section>`);
-    return parts.join("\n");
+/** Width of one group of bars (in category units), split among its series. */
+const GROUP_WIDTH = 0.8;
+
+/**
+ * Bar series placed side by side within each category: series j of n at x + (j - (n-1)/2) * w,
+ * w = GROUP_WIDTH / n, so uPlot draws each at its own slot (bar width = the smallest x step).
+ */
+export function groupBars(series: readonly Series[]): Series[] {
+  const w = GROUP_WIDTH / Math.max(1, series.length);
+  return series.map((s, j) => ({ ...s, x: s.x.map((x) => x + (j - (series.length - 1) / 2) * w) }));
+}
+
+/**
+ * Chart specs of a report's `charts`: those with axes (`curves`: the scenario's own summary
+ * charts) and the rest (`shares`: allocation over time, drawn as steps from 0).
+ */
+export function chartSpecs(charts: Record<string, Series[]>, chartAxes: Record<string, ChartAxes> | undefined, prefix: string, maxSeries: number): { curves: ChartSpec[]; shares: ChartSpec[] } {
+  const curves: ChartSpec[] = [];
+  const shares: ChartSpec[] = [];
+  Object.entries(charts).forEach(([name, all], j) => {
+    const axes: ChartAxes | undefined = chartAxes?.[name];
+    const bars = axes?.bars === true;
+    const kept = topSeries(all, maxSeries);
+    const series = bars ? groupBars(kept) : kept;
+    const data = alignSeries(series);
+    const spec: ChartSpec = {
+      id: `${prefix}-c${j}`, title: name, xLabel: axes?.x ?? "time (s)", yLabel: axes?.y ?? "dominant share",
+      step: !bars && !axes?.lines, yRange: axes ? axes.yRange ?? [null, null] : [0, null], logX: !bars && axes?.logX === true && spansDecades(data[0]),
+      series: series.map((s) => s.name), data, bars, categories: bars ? axes?.categories ?? null : null, bands: alignBands(series),
+    };
+    (axes ? curves : shares).push(spec);
   });
-  const generator = `fairsched, ${reports.length} run${reports.length === 1 ? "" : "s"}`;
+  return { curves, shares };
+}
+
+/** The self-contained page around rendered sections and the charts they place. */
+export function htmlPage(title: string, sections: string[], charts: ChartSpec[], generator: string): string {
+  const { js, css } = uplotAssets();
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -248,4 +254,35 @@ ${sections.join("\n")}
 </body>
 </html>
 `;
+}
+
+/** Renders reports into one self-contained HTML document. */
+export function renderHtmlReport(reports: ScenarioReport[], opts: HtmlReportOptions = {}): string {
+  const title = opts.title ?? "fairsched report";
+  const maxQueues = opts.maxQueueCdfs ?? 12;
+  const maxSeries = opts.maxSeries ?? 8;
+  const charts: ChartSpec[] = [];
+  const sections = reports.map((r, i) => {
+    const prefix = `r${i}`;
+    const { curves, shares } = chartSpecs(r.charts ?? {}, r.chartAxes, prefix, maxSeries);
+    const cdf = cdfCharts(r, prefix, maxQueues);
+    // The summary first: the scenario's own curves, else the all-jobs completion-time CDF.
+    const summary = curves.length ? curves : cdf.charts.slice(0, 1);
+    const restCdf = curves.length ? cdf.charts : cdf.charts.slice(1);
+    charts.push(...summary, ...restCdf, ...shares);
+    const parts = [
+      `<section id="${prefix}"><h2>${escapeHtml(r.scenario)} <span class="muted">seed ${escapeHtml(String(r.seed))}, policies ${escapeHtml(r.policies.join(", "))}</span></h2>`,
+    ];
+    parts.push(...summary.map(figure));
+    parts.push(`<h3>Results</h3>`, ...r.tables.map(tableHtml));
+    if (restCdf.length) {
+      parts.push(`<h3>Completion-time distributions (CDF)</h3>`, ...restCdf.map(figure));
+      if (cdf.omitted) parts.push(`<p class="muted">${cdf.omitted} more queues not drawn (see the tables).</p>`);
+    }
+    if (shares.length) parts.push(`<h3>Allocation over time</h3>`, `<div class="grid">${shares.map(figure).join("")}</div>`);
+    parts.push(`<h3>Parameters</h3>`, paramsHtml(r));
+    parts.push(`</section>`);
+    return parts.join("\n");
+  });
+  return htmlPage(title, sections, charts, `fairsched, ${reports.length} run${reports.length === 1 ? "" : "s"}`);
 }

@@ -5,7 +5,7 @@
 // `seeds: N` runs seeds seed..seed+N-1 and reports each deadline type's mean with its 95%
 // interval. What holds of the paper's shape, per deadline type: docs/reproduction-justice.md.
 import type { Table } from "./table.js";
-import type { Scenario, ScenarioOptions, ScenarioReport } from "./scenario.js";
+import type { ChartAxes, Scenario, ScenarioOptions, ScenarioReport, Series } from "./scenario.js";
 import { offeredLoad, workloadStats } from "../justice/workload.js";
 import { DEFAULT_PARAMS, DEFAULT_POLICIES, averageOverDeadlines, readParams, runJusticeGrid } from "./justice-grid.js";
 import { SEED_METRICS, formatCi, runJusticeSeeds, seedCi } from "./justice-seeds.js";
@@ -48,9 +48,11 @@ function run(opts: ScenarioOptions): ScenarioReport {
     ],
   });
   let seedCells: unknown;
+  let seedRuns: ReturnType<typeof runJusticeSeeds> | null = null;
   if (nSeeds > 1) {
     // every deadline type's mean and 95% interval over the seeds (docs/reproduction-justice.md)
     const r = runJusticeSeeds(opts.seed, nSeeds, opts.params, policies, (f) => opts.onProgress?.(0.5 + f / 2));
+    seedRuns = r;
     const last = opts.seed + nSeeds - 1;
     for (const setting of ["high", "moderate"] as const) {
       const caps = [...new Set(r.capacities.map((c) => c[setting]))];
@@ -64,18 +66,51 @@ function run(opts: ScenarioOptions): ScenarioReport {
     seedCells = { seeds: r.seeds, capacities: r.capacities };
   }
   const stats = workloadStats(g.jobs);
+  const { charts, chartAxes } = deadlineCharts(g, policies, seedRuns, opts.seed);
   return {
     scenario: "justice",
     seed: opts.seed,
     params: { ...g.params, capacities: Object.fromEntries(g.settings.map((s) => [s.setting, s.capacity])), offeredLoad: offeredLoad(g.jobs), workload: stats },
     policies,
     tables,
+    charts,
+    chartAxes,
     metrics: {
       cells: g.cells,
       ...(seedCells ? { seedRuns: seedCells } : {}),
       averages: Object.fromEntries(g.settings.map((s) => [s.setting, Object.fromEntries(policies.map((a) => [a, averageOverDeadlines(g.cells, s.setting, a)]))])),
     },
   };
+}
+
+/**
+ * Grouped bars per setting and metric (SDR, PTR): one group per deadline type, one bar per
+ * allocator. With `seeds` > 1 the bars are the means over the seeds with their 95% Student-t
+ * intervals as error bars; with one seed, that seed's values.
+ */
+function deadlineCharts(
+  g: ReturnType<typeof runJusticeGrid>, policies: string[], seeds: ReturnType<typeof runJusticeSeeds> | null, first: number,
+): { charts: Record<string, Series[]>; chartAxes: Record<string, ChartAxes> } {
+  const charts: Record<string, Series[]> = {};
+  const chartAxes: Record<string, ChartAxes> = {};
+  const types = g.types;
+  const over = seeds ? `, mean and 95% interval over seeds ${first}-${first + seeds.seeds.length - 1}` : `, seed ${first}`;
+  for (const s of g.settings) {
+    for (const [metric, label] of [["sdr", "SDR (met / submitted)"], ["ptr", "PTR (CPU·s of met jobs / submitted)"]] as const) {
+      const title = `Justice ${metric.toUpperCase()} per deadline type, ${s.setting === "high" ? "highly" : "moderately"} constrained${over}`;
+      charts[title] = policies.map((a) => {
+        const x = types.map((_, k) => k);
+        if (seeds) {
+          const ci = types.map((d) => seedCi(seeds, s.setting, d, a, metric));
+          return { name: a, x, y: ci.map((c) => c.mean), lo: ci.map((c) => c.lo), hi: ci.map((c) => c.hi) };
+        }
+        const y = types.map((d) => g.cells.find((c) => c.setting === s.setting && c.deadline === d && c.allocator === a)?.metrics[metric] ?? NaN);
+        return { name: a, x, y };
+      });
+      chartAxes[title] = { x: "deadline type", y: label, bars: true, categories: [...types], yRange: [0, 1] };
+    }
+  }
+  return { charts, chartAxes };
 }
 
 export const justiceScenario: Scenario = {

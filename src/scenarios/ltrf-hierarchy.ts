@@ -34,6 +34,8 @@ const VARIANTS: Record<string, (tWait: number) => number> = {
   ltrf: () => 0,
 };
 
+const CHART = "B's allocation per time unit (new demands at t = 27)";
+
 export const ltrfHierarchyScenario: Scenario = {
   name: "ltrf-hierarchy",
   description: "LTRF paper Fig. 2: naive hierarchical LTRF starves B; H-LTRF (param tWait, default 1) does not",
@@ -73,6 +75,9 @@ export const ltrfHierarchyScenario: Scenario = {
     return {
       scenario: "ltrf-hierarchy", seed, params: { tWait, steps, capacity: input.capacity, newDemandsAt: NEW_DEMANDS_AT },
       policies: runs.map((r) => r.policy), tables: [summary, alloc],
+      // B's allocation per time unit: the naive approach's gap after the new demands is its starvation
+      charts: { [CHART]: runs.map((r) => ({ name: `${r.policy} (T_wait=${r.tWait})`, x: r.recs.map((x) => x.t), y: r.recs.map((x) => x.alloc[1]) })) },
+      chartAxes: { [CHART]: { x: "time unit", y: "units allocated to B", yRange: [0, null] } },
       metrics: Object.fromEntries(runs.map((r) => [r.policy, { tWait: r.tWait, records: r.recs }])),
     };
   },

@@ -47,6 +47,8 @@ function fairnessTable(runs: ReturnType<typeof table1Runs>): Table {
   return { title: "Fairness degree rho, sharing benefit Psi and sharing loss Omega", columns: ["policy", "t", "rho A", "rho B", "Psi", "Omega"], rows };
 }
 
+const CHART = "Cumulative allocation per user (paper Table 1)";
+
 export const ltrfTable1Scenario: Scenario = {
   name: "ltrf-table1",
   description: "LTRF paper Table 1: MLRF vs LTRF on 100 units for two users (step model, task and fluid forms)",
@@ -61,6 +63,9 @@ export const ltrfTable1Scenario: Scenario = {
     ];
     return {
       scenario: "ltrf-table1", seed, params: { ...TABLE1 }, policies: runs.map((r) => r.policy), tables,
+      // cumulative allocation per user: MLRF ends at 160 / 240, LTRF at 200 / 200
+      charts: { [CHART]: runs.flatMap((r) => TABLE1.users.map((u, i) => ({ name: `${r.policy} ${u.name}`, x: r.task.map((s) => s.t + 1), y: r.task.map((s) => s.cumulative[i]) }))) },
+      chartAxes: { [CHART]: { x: "time step", y: "cumulative allocation (units)", lines: true, yRange: [0, null] } },
       metrics: Object.fromEntries(runs.map((r) => [r.policy, { task: r.task, fluid: r.fluid }])),
     };
   },

@@ -15,7 +15,8 @@
 // parser (parseEagleTrace); loadEagleTrace streams it. Node's fs and path are reached only when
 // a trace is read (no static `node:` import: the package entry lists this scenario and must load
 // in browsers).
-import type { Scenario, ScenarioOptions, ScenarioReport } from "./scenario.js";
+import type { ChartAxes, Scenario, ScenarioOptions, ScenarioReport, Series } from "./scenario.js";
+import { empiricalCdf } from "../des/cdf.js";
 import type { Table } from "./table.js";
 import { Rng } from "../des/random.js";
 import { InputError } from "../errors.js";
@@ -118,6 +119,9 @@ function run(opts: ScenarioOptions): ScenarioReport {
 
   const tables: Table[] = [];
   const metrics: Record<string, unknown> = {};
+  // one response-time CDF of short jobs per trace and load, one curve per policy
+  const charts: Record<string, Series[]> = {};
+  const chartAxes: Record<string, ChartAxes> = {};
   const runs: Array<{ trace: TraceSpec; jobs: ReturnType<typeof attachConstraints>; utils: number[] }> = [];
   const traceFile = params.traceFile === undefined ? null : String(params.traceFile);
   if (traceFile !== null) resolved.traceFile = traceFile;
@@ -151,6 +155,9 @@ function run(opts: ScenarioOptions): ScenarioReport {
     const shortArrivals = jobs.filter((j) => !(j.estimate > trace.cutoff)).map((j) => j.arrival);
     for (const u of utils) {
       const workers = workersForUtilization(jobs, u);
+      const cdfTitle = `${trace.label}: short-job response time CDF at offered load ${u} (${workers} workers)`;
+      charts[cdfTitle] = [];
+      chartAxes[cdfTitle] = { x: "response time (s)", y: "fraction of short jobs", logX: true, yRange: [0, 1] };
       for (const { label: p, policy } of variants) {
         const r = simulateNodes(jobs, {
           engine: opts.engine, policy, workers, seed: opts.seed, cutoff: trace.cutoff,
@@ -160,6 +167,7 @@ function run(opts: ScenarioOptions): ScenarioReport {
         const saturated = saturatedSpan(r.busyProfile, BUSY_WINDOW, SATURATED);
         const g = groupStats(r.jobs);
         const rejected = r.jobs.filter((j) => j.rejected).length;
+        charts[cdfTitle].push({ name: p, ...empiricalCdf(r.jobs.filter((j) => !j.rejected && !j.long).map((j) => j.response)) });
         rows.push([
           workers, offeredLoad(jobs, workers), r.arrivalUtilization, busyShort, saturated, p,
           g.short.p50, g.short.p90, g.short.p99,
@@ -194,7 +202,7 @@ function run(opts: ScenarioOptions): ScenarioReport {
     });
     metrics[trace.label] = traceMetrics;
   }
-  return { scenario: "phoenix", seed: opts.seed, params: resolved, policies, tables, metrics };
+  return { scenario: "phoenix", seed: opts.seed, params: resolved, policies, tables, charts, chartAxes, metrics };
 }
 
 export const phoenixScenario: Scenario = {

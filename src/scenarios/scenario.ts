@@ -21,6 +21,12 @@ export interface Series {
   name: string;
   x: number[];
   y: number[];
+  /**
+   * Optional 95% interval ends per point (null: none at that point), e.g. the Student-t interval
+   * of a mean over seeds: the report draws a band around a line, error bars on a bar.
+   */
+  lo?: Array<number | null>;
+  hi?: Array<number | null>;
 }
 
 /** How the HTML report draws one `charts` entry. */
@@ -31,6 +37,15 @@ export interface ChartAxes {
   lines?: boolean;
   /** A log x axis (the values span decades, e.g. 1..32 TQs). */
   logX?: boolean;
+  /**
+   * Grouped bars over categories: x of a point is the index of its category in `categories`
+   * (0, 1, ...), one bar per series in each group.
+   */
+  bars?: boolean;
+  /** Names of the x categories of a bar chart (x = index). */
+  categories?: string[];
+  /** Fixed y-axis ends (null: automatic), e.g. [0, 1] for fractions. */
+  yRange?: [number | null, number | null];
 }
 
 export interface ScenarioReport {

@@ -53,7 +53,8 @@ describe("runSweep and merge", () => {
     const merged = formatSweep(mergeSweepFiles(shardFiles));
     expect(merged).toBe(single);
     expect(single).toContain("12/12 cells");
-    expect(single.split("\n")[1]).toBe("policy  jobs  queues  seed     q0     q1");
+    // 3 seeds: one row per cell without its seed, mean ± 95% t-interval (issue 20; was one row per seed)
+    expect(single.split("\n")[1]).toBe("policy  jobs  queues  seeds            q0            q1");
     // The file's cell lines are the same set as the returned ones (written in completion order).
     expect(readFileSync(whole, "utf8").trim().split("\n").sort()).toEqual([...lines].sort());
 
