@@ -107,9 +107,10 @@ describe("live scheduler", () => {
     }), { numRuns: 100 });
   });
 
-  it("unsupported policies are refused with a reason; unknown keys are named", () => {
-    expect(() => createScheduler({ policy: "ltrf", capacity: [1], engine })).toThrow(/ltrf.*not supported/);
+  it("every policy of `fairsched list` runs live (issue 18 made the refused ones live); unknown policies and keys are named", () => {
+    for (const policy of ["drf", "sp", "fifo", "bopf", "nbopf", "mbvt", "ltrf", "mlrf", "h-ltrf"]) expect(createScheduler({ policy, capacity: [1], engine }).policyName).toBe(policy);
     expect(() => createScheduler({ policy: "nope", capacity: [1], engine })).toThrow(InputError);
+    expect(() => createScheduler({ policy: "ltrf", capacity: [1], engine, policyOptions: { windw: 3 } })).toThrow(/policyOptions\.windw/);
     const s = createScheduler({ policy: "drf", capacity: [1], engine, clock: () => 0 });
     s.addQueue("A");
     try { s.submit("A", { id: "x", demnd: [1] } as never); expect.unreachable(); } catch (e) { expect((e as InputError).field).toBe("task.demnd"); }
