@@ -47,7 +47,10 @@ export class LiveQueue implements QueueState {
   /** Set when its next task would take it above its max share (then it shows no runnable task). */
   capped = false;
   /** Per job id: its tasks not ended, and its arrival (kept only when the scheduler tracks jobs). */
-  readonly jobs = new Map<string, { left: number; arrival: number }>();
+  private jobMap: Map<string, { left: number; arrival: number }> | null = null;
+  /** Created on first use: most hosts of memoryless policies never group tasks into jobs. */
+  get jobs(): Map<string, { left: number; arrival: number }> { return (this.jobMap ??= new Map()); }
+  get hasJobs(): boolean { return this.jobMap !== null && this.jobMap.size > 0; }
   /** The demand vector of the last submitted task: an equal one shares it (no allocation). */
   lastDemand: Float64Array | null = null;
 

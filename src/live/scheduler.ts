@@ -159,7 +159,9 @@ export class Scheduler {
    * an instant's submits come before its burst ends.
    */
   private begin(time: number, point = false): void {
-    if (this.stale) this.bind();
+    // a policy without events is needed only where it decides (points, shares): a run of
+    // addQueue + submit calls builds it once
+    if (this.stale && (this.events || point)) this.bind();
     while (this.timers.length > 0 && (this.timers[0].time < time || (point && this.timers[0].time === time))) {
       const tm = this.timers.shift()!;
       this.state.time = tm.time;
@@ -191,7 +193,7 @@ export class Scheduler {
     }
     if (!this.events) return;
     for (const q of st.queues) {
-      for (const [job, j] of q.jobs) this.emit({ type: "arrival", time: j.arrival, queue: q.index, job });
+      if (q.hasJobs) for (const [job, j] of q.jobs) this.emit({ type: "arrival", time: j.arrival, queue: q.index, job });
       if (q.openBurst) this.emit({ type: "burstStart", time: q.openBurst.start, queue: q.index, burst: q.openBurst.index });
     }
   }
@@ -475,7 +477,7 @@ export class Scheduler {
   /** A task of a tracked job ended or was cancelled: the job ends with its last task. */
   private jobTaskGone(t: LiveTask, time: number): void {
     const q = t.queue;
-    const j = q.jobs.get(t.job);
+    const j = q.hasJobs ? q.jobs.get(t.job) : undefined;
     if (!j || --j.left > 0) return;
     q.jobs.delete(t.job);
     this.emit({ type: "jobEnd", time, queue: q.index, job: t.job });
@@ -521,6 +523,7 @@ export class Scheduler {
   shares(): QueueShare[] {
     const time = this.now();
     this.begin(time);
+    if (this.stale) this.bind();
     const st = this.state;
     const k = this.k;
     let targets: Float64Array | null = null;
