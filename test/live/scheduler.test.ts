@@ -80,11 +80,11 @@ describe("live scheduler", () => {
     expect(s.schedule()).toEqual([{ id: "b0", queue: "B" }]);
   });
 
-  it("snapshot/restore: the restored scheduler makes the same decisions", () => {
+  it.each(["drf", "sp", "fifo"])("snapshot/restore (%s): the restored scheduler makes the same decisions", (policy) => {
     fc.assert(fc.property(fc.array(fc.tuple(fc.nat(3), fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 5 }), fc.boolean()), { maxLength: 60 }), fc.nat(59), (ops, cut) => {
       const c = clockAt();
-      const a = createScheduler({ policy: "drf", capacity: [10, 10], engine, clock: c.clock });
-      for (const n of ["q0", "q1", "q2", "q3"]) a.addQueue(n, { weight: 1 + (n.charCodeAt(1) % 2) });
+      const a = createScheduler({ policy, capacity: [10, 10], engine, clock: c.clock });
+      for (const n of ["q0", "q1", "q2", "q3"]) a.addQueue(n, { weight: 1 + (n.charCodeAt(1) % 2), kind: n === "q3" ? "LQ" : "TQ", maxShare: n === "q2" ? 0.6 : undefined, minShare: n === "q1" ? 0.2 : undefined });
       let b: Scheduler | null = null;
       const run = (s: Scheduler, i: number, op: (typeof ops)[number]) => {
         const [q, x, y, fin] = op;
