@@ -46,6 +46,8 @@ export class LiveQueue implements QueueState {
   rejected = false;
   /** Set when its next task would take it above its max share (then it shows no runnable task). */
   capped = false;
+  /** Its max share (1 = none), from spec.params. */
+  maxShare = 1;
   /** Per job id: its tasks not ended, and its arrival (kept only when the scheduler tracks jobs). */
   private jobMap: Map<string, { left: number; arrival: number }> | null = null;
   /** Created on first use: most hosts of memoryless policies never group tasks into jobs. */
@@ -93,9 +95,10 @@ export class LiveState implements ClusterState {
   time = 0;
   readonly used: Float64Array;
   queues: LiveQueue[] = [];
-  private demandRows: Float64Array<ArrayBuffer> = new Float64Array(0);
-  private pendingRows: Float64Array<ArrayBuffer> = new Float64Array(0);
-  private usageRows: Float64Array<ArrayBuffer> = new Float64Array(0);
+  /** The rows behind the queues' vectors (queue i at i*K; room for more queues): the hot paths index them directly. */
+  demandRows: Float64Array<ArrayBuffer> = new Float64Array(0);
+  pendingRows: Float64Array<ArrayBuffer> = new Float64Array(0);
+  usageRows: Float64Array<ArrayBuffer> = new Float64Array(0);
   private readonly k: number;
 
   constructor(readonly capacity: Float64Array, readonly resources: readonly string[]) {

@@ -215,7 +215,11 @@ export class Scheduler {
 
   /** Brings a queue's accumulated usage up to `time` (lazily, per queue, on change). */
   private settle(q: LiveQueue, time: number): void {
-    q.accumulated += dominantShare(q.usage, this.state.capacity) * (time - q.since);
+    if (time === q.since) return;
+    const rows = this.state.usageRows, cap = this.state.capacity, k = this.k, o = q.index * k;
+    let d = 0;
+    for (let r = 0; r < k; r++) { const s = rows[o + r] / cap[r]; if (s > d) d = s; }
+    q.accumulated += d * (time - q.since);
     q.since = time;
   }
 
@@ -228,6 +232,8 @@ export class Scheduler {
 
   private setSpec(q: LiveQueue, spec: QueueSpec): void {
     q.spec = spec;
+    const max = spec.params?.maxShare;
+    q.maxShare = !this.ownShares && typeof max === "number" ? max : 1;
     const min = spec.params?.minShare;
     this.minQueues = this.minQueues.filter((x) => x !== q);
     if (!this.ownShares && typeof min === "number" && min > 0) this.minQueues.push(q);
@@ -432,22 +438,21 @@ export class Scheduler {
     t.started = time;
     q.addRunning(t);
     const st = this.state;
-    const cap = st.capacity;
     const d = t.demand;
     const none = q.head === q.waiting.length;
-    let dom = 0;
-    for (let r = 0; r < this.k; r++) {
-      const p = none ? 0 : q.pending[r] - d[r];
-      q.pending[r] = p > 0 ? p : 0;
-      const u = q.usage[r] + d[r];
-      q.usage[r] = u;
-      q.demand[r] = u + q.pending[r];
-      st.used[r] += d[r];
-      if (this.shifted) this.shifted[r] += d[r];
-      const s = u / cap[r];
-      if (s > dom) dom = s;
+    const pending = st.pendingRows, usage = st.usageRows, demand = st.demandRows, used = st.used, shifted = this.shifted;
+    const k = this.k, o = qi * k;
+    for (let r = 0; r < k; r++) {
+      const p = none ? 0 : pending[o + r] - d[r];
+      const pr = p > 0 ? p : 0;
+      pending[o + r] = pr;
+      const u = usage[o + r] + d[r];
+      usage[o + r] = u;
+      demand[o + r] = u + pr;
+      used[r] += d[r];
+      if (shifted) shifted[r] += d[r];
     }
-    if (q.spec.params?.maxShare !== undefined) this.refreshCap(q);
+    if (q.maxShare < 1) this.refreshCap(q);
     this.dispatcher.touch(st, qi);
     this.out.push({ id: t.id, queue: q.spec.name });
   }
@@ -483,35 +488,40 @@ export class Scheduler {
     this.emit({ type: "jobEnd", time, queue: q.index, job: t.job });
   }
 
-  private addPending(q: LiveQueue, demand: Float64Array, sign: 1 | -1): void {
+  private addPending(q: LiveQueue, d: Float64Array, sign: 1 | -1): void {
     const none = q.head === q.waiting.length;
-    for (let r = 0; r < this.k; r++) {
-      const p = q.pending[r] + sign * demand[r];
-      q.pending[r] = none || p < 0 ? 0 : p;
-      q.demand[r] = q.usage[r] + q.pending[r];
+    const st = this.state, pending = st.pendingRows, usage = st.usageRows, demand = st.demandRows;
+    const k = this.k, o = q.index * k;
+    for (let r = 0; r < k; r++) {
+      const p = pending[o + r] + sign * d[r];
+      const pr = none || p < 0 ? 0 : p;
+      pending[o + r] = pr;
+      demand[o + r] = usage[o + r] + pr;
     }
-    this.refreshCap(q);
-    this.dispatcher.touch(this.state, q.index);
+    if (q.maxShare < 1 || q.capped) this.refreshCap(q);
+    this.dispatcher.touch(st, q.index);
   }
 
-  private addUsage(q: LiveQueue, demand: Float64Array, sign: 1 | -1): void {
+  private addUsage(q: LiveQueue, d: Float64Array, sign: 1 | -1): void {
     const none = q.running.length === 0;
-    const used = this.state.used;
-    for (let r = 0; r < this.k; r++) {
-      const u = q.usage[r] + sign * demand[r];
-      q.usage[r] = none || u < 0 ? 0 : u;
-      q.demand[r] = q.usage[r] + q.pending[r];
-      const x = used[r] + sign * demand[r];
+    const st = this.state, pending = st.pendingRows, usage = st.usageRows, demand = st.demandRows, used = st.used;
+    const k = this.k, o = q.index * k;
+    for (let r = 0; r < k; r++) {
+      const u = usage[o + r] + sign * d[r];
+      const ur = none || u < 0 ? 0 : u;
+      usage[o + r] = ur;
+      demand[o + r] = ur + pending[o + r];
+      const x = used[r] + sign * d[r];
       used[r] = x > 0 ? x : 0;
     }
-    this.refreshCap(q);
-    this.dispatcher.touch(this.state, q.index);
+    if (q.maxShare < 1 || q.capped) this.refreshCap(q);
+    this.dispatcher.touch(st, q.index);
   }
 
   /** Max share: a queue whose next task would take its dominant share above it shows no runnable task. */
   private refreshCap(q: LiveQueue): void {
-    const max = q.spec.params?.maxShare;
-    if (this.ownShares || typeof max !== "number" || max >= 1) { q.capped = false; return; }
+    const max = q.maxShare;
+    if (max >= 1) { q.capped = false; return; }
     const head = q.headTask;
     if (!head) { q.capped = false; return; }
     let after = 0;
