@@ -126,6 +126,11 @@ export class Scheduler {
     if (reservation !== undefined && typeof reservation !== "boolean") throw new InputError("reservation", `must be true or false (got ${describeValue(reservation)})`);
     if (policyOptions !== undefined && (policyOptions === null || typeof policyOptions !== "object" || Array.isArray(policyOptions))) throw new InputError("policyOptions", `expected an object, got ${describeValue(policyOptions)}`);
     if (seed !== undefined && !(typeof seed === "number" && Number.isInteger(seed))) throw new InputError("seed", `must be an integer (got ${describeValue(seed)})`);
+    const gw = policyOptions?.groupWeights;
+    if (gw !== null && typeof gw === "object") {
+      // checked here: the policy sees only the groups its queues have (groups may come later)
+      for (const [key, w] of Object.entries(gw)) if (!(typeof w === "number" && w > 0 && Number.isFinite(w))) throw new InputError(`policyOptions.groupWeights.${key}`, `must be a finite number > 0 (got ${describeValue(w)})`);
+    }
     this.k = k;
     this.policyName = policy;
     this.factory = factory;
@@ -176,7 +181,7 @@ export class Scheduler {
   /** Builds the policy for the current queue set: admission, then the active jobs and open bursts told again. */
   private bind(): void {
     const st = this.state;
-    const p = this.factory.create(this.policyOptions);
+    const p = this.factory.create(this.presentOptions());
     this.rng = new Rng(this.seed);
     p.init?.({
       engine: this.engine, random: () => this.rng.next(),
@@ -195,6 +200,28 @@ export class Scheduler {
     for (const q of st.queues) {
       if (q.hasJobs) for (const [job, j] of q.jobs) this.emit({ type: "arrival", time: j.arrival, queue: q.index, job });
       if (q.openBurst) this.emit({ type: "burstStart", time: q.openBurst.start, queue: q.index, burst: q.openBurst.index });
+    }
+  }
+
+  /** The policy options with H-LTRF's groupWeights narrowed to the groups the current queues have. */
+  private presentOptions(): Record<string, unknown> | undefined {
+    const o = this.policyOptions;
+    const gw = o?.groupWeights as Record<string, number> | undefined;
+    if (!o || gw === null || typeof gw !== "object") return o;
+    const present = new Set<string>();
+    for (const q of this.state.queues) (q.spec.path ?? []).forEach((_, i, path) => present.add(path.slice(0, i + 1).join("/")));
+    return { ...o, groupWeights: Object.fromEntries(Object.entries(gw).filter(([key]) => present.has(key))) };
+  }
+
+  /** Rebuilds the policy now for a queue-set change that must answer the admission; undoes the change when the policy refuses the set. */
+  private bindOrUndo(undo: () => void): void {
+    try {
+      this.bind();
+    } catch (e) {
+      undo();
+      this.stale = true;
+      this.bind();
+      throw e;
     }
   }
 
@@ -252,8 +279,16 @@ export class Scheduler {
     this.byName.set(name, q);
     this.setSpec(q, spec);
     this.stale = true;
-    if (typeof this.policy.admission === "function") this.bind();
-    else this.dispatcher.touch(this.state, q.index);
+    if (typeof this.policy.admission === "function") {
+      this.bindOrUndo(() => {
+        this.byName.delete(name);
+        this.minQueues = this.minQueues.filter((x) => x !== q);
+        this.state.remove(q.index);
+        this.admissions.delete(q);
+        this.dispatcher.reset(this.state.queues.length);
+        for (const x of this.state.queues) this.dispatcher.touch(this.state, x.index);
+      });
+    } else this.dispatcher.touch(this.state, q.index);
     return { ...(this.admissions.get(q) ?? { class: "admitted", reason: `${this.policyName} admits every queue` }) };
   }
 
@@ -266,9 +301,10 @@ export class Scheduler {
     if (spec.kind !== "LQ" && q.openBurst) throw new InputError("options.kind", `queue '${name}' has an open burst: it stays an LQ until the burst ends`);
     const time = this.now();
     this.begin(time);
+    const before = q.spec;
     this.setSpec(q, spec);
     this.stale = true;
-    if (typeof this.policy.admission === "function") this.bind();
+    if (typeof this.policy.admission === "function") this.bindOrUndo(() => this.setSpec(q, before));
     this.dispatcher.touch(this.state, q.index);
     return { ...(this.admissions.get(q) ?? { class: "admitted", reason: `${this.policyName} admits every queue` }) };
   }
@@ -579,8 +615,8 @@ export class Scheduler {
       if (q.capped) parts.push(`it is at its max share ${max}: its next task would take it above`);
       if (min !== undefined && !this.ownShares && dominantShare(q.usage, st.capacity) < min) parts.push(`it is below its min share ${min}: served before the policy's order`);
       if (this.policyName === "sp" && q.spec.kind === "LQ") parts.push("as an LQ it is served first, up to its DRF share of the whole capacity");
-      if ((this.policyName === "bopf" || this.policyName === "nbopf") && q.spec.kind === "LQ") parts.push(`admitted ${admission.class}${q.openBurst ? `, burst ${q.openBurst.index} open until t=${q.openBurst.deadline}` : ", no burst open"}`);
     }
+    if (!q.rejected && (this.policyName === "bopf" || this.policyName === "nbopf") && q.spec.kind === "LQ") parts.push(`admitted ${admission.class}${q.openBurst ? `, burst ${q.openBurst.index} open until t=${q.openBurst.deadline}` : ", no burst open"}`);
     return { queue: q.spec.name, weightedShare: w, rank, waiting: q.waitingCount, running: q.running.length, nextTaskFits: fitsNow, admission, reason: parts.join("; ") };
   }
 

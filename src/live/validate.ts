@@ -46,6 +46,8 @@ function checkBursts(field: string, v: unknown, k: number): BurstSpec[] {
     checkKeys(f, b, ["start", "window", "volume"]);
     const o = b as Record<string, unknown>;
     if (!finiteNonNeg(o.start)) throw new InputError(`${f}.start`, `must be a finite number >= 0 (got ${describeValue(o.start)})`);
+    const prev = i > 0 ? (v[i - 1] as { start?: unknown }).start : undefined;
+    if (typeof prev === "number" && !(o.start > prev)) throw new InputError(`${f}.start`, `must be later than ${field}[${i - 1}].start (${prev}); got ${describeValue(o.start)}`);
     if (!(typeof o.window === "number" && Number.isFinite(o.window) && o.window > 0)) throw new InputError(`${f}.window`, `must be a finite number > 0 (got ${describeValue(o.window)})`);
     return { start: o.start, window: o.window, volume: Array.from(checkVector(`${f}.volume`, o.volume, k)) };
   });
@@ -59,7 +61,7 @@ export function queueSpec(name: string, o: unknown, field: string, k: number): Q
   checkKeys(field, q, QUEUE_KEYS);
   if (q.weight !== undefined && !(typeof q.weight === "number" && Number.isFinite(q.weight) && q.weight > 0)) throw new InputError(`${field}.weight`, `must be a finite number > 0 (got ${describeValue(q.weight)})`);
   if (q.kind !== undefined && q.kind !== "LQ" && q.kind !== "TQ") throw new InputError(`${field}.kind`, `must be 'LQ' or 'TQ' (got ${describeValue(q.kind)})`);
-  if (q.path !== undefined && !(Array.isArray(q.path) && q.path.every((p) => typeof p === "string" && p !== ""))) throw new InputError(`${field}.path`, `must be an array of non-empty strings (got ${describeValue(q.path)})`);
+  if (q.path !== undefined && !(Array.isArray(q.path) && q.path.every((p) => typeof p === "string" && p !== "" && !p.includes("/")))) throw new InputError(`${field}.path`, `must be an array of non-empty group names without '/' (got ${describeValue(q.path)})`);
   for (const s of ["minShare", "maxShare"] as const) {
     const v = q[s];
     if (v !== undefined && !(typeof v === "number" && v >= 0 && v <= 1)) throw new InputError(`${field}.${s}`, `must be a number in [0, 1] (got ${describeValue(v)})`);

@@ -115,4 +115,24 @@ describe("live scheduler", () => {
     s.addQueue("A");
     try { s.submit("A", { id: "x", demnd: [1] } as never); expect.unreachable(); } catch (e) { expect((e as InputError).field).toBe("task.demnd"); }
   });
+
+  it("policy parameters: BoPF admission classes with reasons, H-LTRF group weights for groups still to come, bad ones named", () => {
+    const b = createScheduler({ policy: "bopf", capacity: [10], engine, clock: () => 0 });
+    expect(b.addQueue("batch").class).toBe("elastic");
+    const hard = b.addQueue("lq", { kind: "LQ", bursts: [{ start: 0, window: 10, volume: [30] }] });
+    expect(hard).toMatchObject({ class: "hard", reason: "all-held" });
+    // a second LQ whose rate does not fit next to the first one's: not hard, and the reason says which condition failed
+    const second = b.addQueue("lq2", { kind: "LQ", bursts: [{ start: 0, window: 1, volume: [9] }] });
+    expect(second.class).not.toBe("hard");
+    expect(second.reason).not.toBe("all-held");
+    expect(b.explain("lq").reason).toMatch(/admitted hard, no burst open/);
+    expect(() => b.addQueue("x", { kind: "LQ", bursts: [{ start: 5, window: 1, volume: [1] }, { start: 5, window: 1, volume: [1] }] })).toThrow(/options\.bursts\[1\]\.start/);
+    expect(() => b.addQueue("y", { bursts: [{ start: 0, window: 1, volume: [1] }] })).toThrow(/options\.bursts: only an LQ/);
+    const h = createScheduler({ policy: "h-ltrf", capacity: [10], engine, clock: () => 0, policyOptions: { groupWeights: { later: 2, G1: 3 }, tWait: 5 } });
+    h.addQueue("a", { path: ["G1"] });
+    h.submit("a", { id: "x", demand: [1] });
+    expect(h.schedule()).toEqual([{ id: "x", queue: "a" }]);
+    expect(() => createScheduler({ policy: "h-ltrf", capacity: [1], engine, policyOptions: { groupWeights: { G: 0 } } })).toThrow(/policyOptions\.groupWeights\.G/);
+    expect(() => h.addQueue("b", { path: ["a/b"] })).toThrow(/options\.path/);
+  });
 });
