@@ -5,7 +5,7 @@
 import { build } from "esbuild";
 
 // From the tsc output (dist/), so the package.json "sideEffects" paths apply as written.
-const entries = { index: "dist/node/index.js", scenarios: "dist/node/scenarios.js", testkit: "dist/node/testkit.js" };
+const entries = { index: "dist/node/index.js", scenarios: "dist/node/scenarios.js", testkit: "dist/node/testkit.js", bullmq: "dist/node/bullmq.js" };
 await build({
   entryPoints: entries,
   outdir: "dist/cjs",

@@ -2,7 +2,7 @@
 // `npm run test:hosts`: the host and bundler matrix (docs/bundlers.md). Packs fairsched with
 // `npm pack`, installs the tarball into a fresh consumer project, and in each host loads the
 // engine and computes the DRF example (capacity [9,18], demands [[9,36],[27,9]] -> allocation
-// [3,12,6,2]): Node at the minimum supported version (package.json engines), the running Node 20,
+// [3,12,6,2]; fairsched/bullmq, Node only, through its restorePoolScheduler): Node at the minimum supported version (package.json engines), the running Node 20,
 // Node 22, Deno, Bun (ESM and CommonJS where the host has both), Chromium via Vite, esbuild ESM and
 // IIFE bundles and a webpack bundle (all in Chromium), and a TypeScript 5.0 consumer typecheck.
 // Every tool comes from the npm registry, pinned in TOOLS and installed here (npm's cache makes
@@ -91,6 +91,18 @@ const engine = loadEngineSync();
 ${DRF}
 console.log(JSON.stringify(allocation));
 `);
+// fairsched/bullmq (Node only): the subpath loads and its restorePoolScheduler decides the DRF example.
+const BULLMQ = (imp) => `${imp}
+if (typeof startFairPool !== "function") throw new Error("startFairPool is not a function");
+const s0 = createScheduler({ policy: "drf", capacity: [9, 18] });
+s0.addQueue("A"); s0.addQueue("B");
+const s = restorePoolScheduler(s0.snapshot(), { capacity: [9, 18] });
+for (let i = 0; i < 10; i++) { s.submit("A", { id: "a" + i, demand: [1, 4] }); s.submit("B", { id: "b" + i, demand: [3, 1] }); }
+s.schedule();
+console.log(JSON.stringify(s.shares().flatMap((q) => q.usage)));
+`;
+write("bullmq.mjs", BULLMQ(`import { startFairPool, restorePoolScheduler } from "fairsched/bullmq";\nimport { createScheduler } from "fairsched";`));
+write("bullmq.cjs", BULLMQ(`const { startFairPool, restorePoolScheduler } = require("fairsched/bullmq");\nconst { createScheduler } = require("fairsched");`));
 // Browser entry: Vite and webpack resolve the default .wasm URL themselves (new URL(.., import.meta.url)).
 const browserMain = (init) => `import { loadEngine${init ? ", initWasm" : ""} } from "fairsched";
 ${init ? 'import wasmUrl from "fairsched/wasm";\n' : ""}async function main() {
@@ -164,6 +176,11 @@ const HOSTS = [
   [`node ${process.versions.node} (this one, CommonJS)`, () => run(process.execPath, ["cjs.cjs"], { cwd: APP })],
   ["node 22 (ESM)", () => run(nodeBin("node-22"), ["esm.mjs"], { cwd: APP })],
   ["node 22 (CommonJS)", () => run(nodeBin("node-22"), ["cjs.cjs"], { cwd: APP })],
+  [`node ${MIN_NODE} (minimum, fairsched/bullmq ESM)`, () => run(nodeBin("node-min"), ["bullmq.mjs"], { cwd: APP })],
+  [`node ${MIN_NODE} (minimum, fairsched/bullmq CommonJS)`, () => run(nodeBin("node-min"), ["bullmq.cjs"], { cwd: APP })],
+  [`node ${process.versions.node} (this one, fairsched/bullmq ESM)`, () => run(process.execPath, ["bullmq.mjs"], { cwd: APP })],
+  [`node ${process.versions.node} (this one, fairsched/bullmq CommonJS)`, () => run(process.execPath, ["bullmq.cjs"], { cwd: APP })],
+  ["node 22 (fairsched/bullmq ESM)", () => run(nodeBin("node-22"), ["bullmq.mjs"], { cwd: APP })],
   [`deno ${TOOLS.deno}`, () => run(tool("deno"), ["run", "--allow-read", "--allow-env", "esm.mjs"], { cwd: APP, env: { ...process.env, DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" } })],
   [`bun ${TOOLS.bun} (ESM)`, () => run(tool("bun"), ["esm.mjs"], { cwd: APP })],
   [`bun ${TOOLS.bun} (CommonJS)`, () => run(tool("bun"), ["cjs.cjs"], { cwd: APP })],

@@ -1,95 +1,54 @@
-// `fairsched allocate`: one decision of a share policy on a JSON cluster state, for
-// callers in other languages.
+// `fairsched allocate`: one decision of a policy on a JSON cluster state, for callers in other
+// languages (input and output: docs/cli.md, "allocate").
 //
-// Input: { "capacity": [..K], "resources"?: [..K names], "queues": [
-//   { "name": "a", "kind"?: "LQ"|"TQ", "weight"?: 1, "demand": [..K], "usage"?: [..K], "bursts"?: [...] } ] }
-// `demand` is what the queue could use right now (usage included). Output:
-// { "policy", "queues": [{ "name", "allocation": [..K], "dominantShare" }], "admissions"? }
+// Every policy of `fairsched list` answers or says in one line why it cannot:
+// - share policies (drf, sp, bopf, nbopf, mbvt): each queue's target now, from the policy object
+//   itself (allocate-shares.ts); with waiting tasks in the input, also the tasks to start;
+// - task-level policies (fifo, ltrf, mlrf, h-ltrf): the tasks to start, from the live scheduler
+//   (allocate-tasks.ts), which answers the policies it runs and gives its reason for the others;
+// - Justice allocators and Phoenix node policies decide in other models (jobs with deadlines on
+//   one CPU resource; tasks placed on workers): refused, pointing to `fairsched simulate`.
 import type { Engine } from "../engine/engine.js";
-import { InputError, describeValue } from "../errors.js";
-import type { QueueSpec, Workload } from "../policy/model.js";
-import type { ClusterState, QueueState } from "../policy/policy.js";
+import { InputError } from "../errors.js";
+import { allocatorNames, getAllocator } from "../justice/registry.js";
+import { nodePolicyNames } from "../phoenix/policies.js";
 import { getPolicy, policyNames } from "../sim/registry.js";
-import { validateWorkload } from "../sim/validate-workload.js";
+import { parseAllocateInput } from "./allocate-input.js";
+import { shareAnswer } from "./allocate-shares.js";
+import { liveRefusal, tasksToStart } from "./allocate-tasks.js";
 
-const TOP_KEYS = ["capacity", "resources", "queues", "time"];
-const QUEUE_KEYS = ["name", "kind", "weight", "demand", "usage", "bursts", "path", "params"];
-
-interface QueueInput extends QueueSpec {
-  demand: number[];
-  usage?: number[];
+/** The one-line reason a policy of another model cannot answer, or null for a queue-level policy. */
+export function otherModelRefusal(name: string): string | null {
+  if (getPolicy(name)) return null;
+  if (getAllocator(name)) {
+    return `'${name}' is a Justice deadline allocator: it admits jobs with deadlines on one CPU resource, by a CPU fraction learned from completed jobs, which a cluster state of queues does not carry; run it with \`fairsched simulate --scenario justice --policies ${name}\``;
+  }
+  if (nodePolicyNames().includes(name)) {
+    return `'${name}' is a Phoenix node-level policy: it places tasks by probes into worker queues and orders each worker's queue, which a cluster state of queues does not describe; run it with \`fairsched simulate --scenario phoenix --policies ${name}\` (or --trace FILE.tr)`;
+  }
+  return `unknown policy '${name}' (queue-level: ${policyNames().join(", ")}; Justice: ${allocatorNames().join(", ")}; Phoenix: ${nodePolicyNames().join(", ")})`;
 }
 
 export function allocate(policyName: string, input: unknown, engine: Engine): Record<string, unknown> {
-  const factory = getPolicy(policyName);
-  if (!factory) throw new InputError("--policy", `unknown policy '${policyName}' (known: ${policyNames().join(", ")})`);
-  if (input === null || typeof input !== "object") throw new InputError("input", `expected a JSON object, got ${describeValue(input)}`);
-  for (const key of Object.keys(input)) if (!TOP_KEYS.includes(key)) throw new InputError(key, `unknown key (known: ${TOP_KEYS.join(", ")})`);
-  const { capacity, queues, resources, time } = input as { capacity: number[]; queues: QueueInput[]; resources?: string[]; time?: number };
-  if (!Array.isArray(queues)) throw new InputError("queues", "must be an array");
-  if (time !== undefined && !(typeof time === "number" && Number.isFinite(time) && time >= 0)) throw new InputError("time", `must be a finite number >= 0 (got ${describeValue(time)})`);
-  const k = Array.isArray(capacity) ? capacity.length : 0;
-  const specs: QueueSpec[] = queues.map((q, i) => {
-    if (q === null || typeof q !== "object") throw new InputError(`queues[${i}]`, "must be an object");
-    for (const key of Object.keys(q)) if (!QUEUE_KEYS.includes(key)) throw new InputError(`queues[${i}].${key}`, `unknown key (known: ${QUEUE_KEYS.join(", ")})`);
-    return { ...q, name: q.name ?? `q${i}`, kind: q.kind ?? "TQ" };
-  });
-  const workload: Workload = {
-    name: "allocate", resources: resources ?? Array.from({ length: k }, (_, r) => `r${r}`),
-    capacity, queues: specs, jobs: [], params: {}, seed: 0,
-  };
-  validateWorkload(workload);
-  const n = specs.length;
-  const demands = new Float64Array(n * k);
-  const usages = new Float64Array(n * k);
-  const used = new Float64Array(k);
-  queues.forEach((q, i) => {
-    const vec = (field: "demand" | "usage", v: unknown, required: boolean): number[] => {
-      if (v === undefined && !required) return new Array<number>(k).fill(0);
-      if (!Array.isArray(v) || v.length !== k) throw new InputError(`queues[${i}].${field}`, `must be an array of ${k} numbers`);
-      v.forEach((x, r) => {
-        if (!(typeof x === "number" && Number.isFinite(x) && x >= 0)) throw new InputError(`queues[${i}].${field}[${r}]`, `must be a finite number >= 0 (got ${describeValue(x)})`);
-      });
-      return v as number[];
-    };
-    const d = vec("demand", q.demand, true);
-    const u = vec("usage", q.usage, false);
-    for (let r = 0; r < k; r++) {
-      demands[i * k + r] = Math.max(d[r], u[r]);
-      usages[i * k + r] = u[r];
-      used[r] += u[r];
+  const refusal = otherModelRefusal(policyName);
+  if (refusal) throw new InputError("--policy", refusal);
+  const state = parseAllocateInput(input);
+  const policy = getPolicy(policyName)!.create();
+  const shares = shareAnswer(policy, state, engine);
+  const out: Record<string, unknown> = { policy: policyName, time: state.time };
+  if (shares.queues) {
+    out.queues = shares.queues;
+    if (state.withTasks) {
+      const why = liveRefusal(policyName, state.capacity, engine);
+      if (why === null) out.start = tasksToStart(policyName, state, engine);
+      else out.startRefused = why;
     }
-  });
-  for (let r = 0; r < k; r++) {
-    if (used[r] > capacity[r] * (1 + 1e-12)) throw new InputError(`queues[*].usage[${r}]`, `the queues' usage ${used[r]} exceeds the capacity ${capacity[r]}`);
+  } else {
+    const why = liveRefusal(policyName, state.capacity, engine);
+    if (why !== null) throw new InputError("--policy", `${why} (it is a task-level policy: allocate answers it with the live scheduler's tasks to start; \`fairsched simulate --policies ${policyName}\` runs it)`);
+    if (!state.withTasks) throw new InputError("--policy", `'${policyName}' is a task-level policy (it picks tasks, it has no shares): list each queue's waiting tasks as queues[i].tasks to get the tasks to start`);
+    out.start = tasksToStart(policyName, state, engine);
   }
-  const policy = factory.create();
-  policy.init?.({ workload, engine, random: () => 0.5 });
-  const admissions = specs.map((_, i) => policy.admission?.(i));
-  if (!policy.shares) throw new InputError("--policy", `'${policyName}' is a task-level policy (it orders tasks, it has no shares to print)`);
-  const qs: QueueState[] = specs.map((spec, i) => {
-    const demand = demands.subarray(i * k, i * k + k);
-    const usage = usages.subarray(i * k, i * k + k);
-    return {
-      index: i, spec, demand, usage, pending: Float64Array.from(demand, (x, r) => x - usage[r]),
-      // a queue with pending demand has work to run, one with usage has work running (M-BVT's
-      // activity test reads these; without them every queue looked idle and got nothing)
-      nextTask: null, runnableTasks: demand.some((x, r) => x > usage[r]) ? 1 : 0, nextArrival: Infinity,
-      runningTasks: usage.some((x) => x > 0) ? 1 : 0, activeJobs: demand.some((x) => x > 0) ? 1 : 0,
-      openBurst: null, rejected: admissions[i]?.class === "rejected",
-    };
-  });
-  const state: ClusterState = {
-    time: time ?? 0, capacity: Float64Array.from(capacity), resources: workload.resources, used, queues: qs, demands, usages,
-  };
-  const out = new Float64Array(n * k);
-  policy.shares(state, out);
-  return {
-    policy: policyName,
-    queues: specs.map((s, i) => {
-      const a = Array.from(out.subarray(i * k, i * k + k));
-      return { name: s.name, allocation: a, dominantShare: Math.max(0, ...a.map((x, r) => x / capacity[r])) };
-    }),
-    ...(admissions.some((a) => a) ? { admissions: admissions.map((a, i) => ({ queue: specs[i].name, ...a })) } : {}),
-  };
+  if (shares.admissions) out.admissions = shares.admissions;
+  return out;
 }

@@ -123,8 +123,8 @@ export function buildProgram(): Command {
 
   program
     .command("allocate")
-    .description("read a JSON cluster state and print one policy decision as JSON")
-    .requiredOption("--policy <name>", "a share policy, e.g. drf, sp")
+    .description("read a JSON cluster state and print one policy decision as JSON: targets per queue, tasks to start (docs/cli.md)")
+    .requiredOption("--policy <name>", "a queue-level policy of `fairsched list`, e.g. drf, bopf, fifo")
     .option("--input <file>", "JSON file, or - for stdin", "-")
     .action((o: { policy: string; input: string }) => {
       const out = allocate(o.policy, readInput(o.input), loadEngineSync());

@@ -12,12 +12,15 @@ export class DrfPolicy implements Policy {
   /** Online task-level DRF (the dispatch's elastic phase) is DRF itself: no targets needed to start tasks. */
   readonly elasticOnly = true;
   private engine: Engine | null = null;
-  private weights: Float64Array | null = null;
+  private weights = new Float64Array(0);
   init(ctx: { engine: Engine }): void {
     this.engine = ctx.engine;
   }
   shares(state: ClusterState, out: Float64Array): void {
-    this.weights ??= queueWeights(state);
+    // Read every call: a live scheduler adds, removes and re-weights queues between calls.
+    const n = state.queues.length;
+    if (this.weights.length !== n) this.weights = new Float64Array(n);
+    for (let i = 0; i < n; i++) this.weights[i] = state.queues[i]!.spec.weight ?? 1;
     const r = this.engine!.drf({ capacity: state.capacity, demands: state.demands, weights: this.weights });
     out.set(r.allocation);
   }

@@ -84,7 +84,7 @@ describe("fairsched CLI", () => {
     expectOneLineError(run(["allocate"]), /required option '--policy <name>' not specified/);
     expectOneLineError(run(["allocate", "--policy", "drf", "--input", "/nonexistent/x.json"]), /--input: cannot read \/nonexistent\/x.json: ENOENT/);
     expectOneLineError(run(["allocate", "--policy", "drf"], "{not json"), /--input: - is not valid JSON/);
-    expectOneLineError(run(["allocate", "--policy", "drf"], JSON.stringify({ capacity: [1, 0], queues: [] })), /workload.capacity\[1\]: must be a finite number > 0/);
+    expectOneLineError(run(["allocate", "--policy", "drf"], JSON.stringify({ capacity: [1, 0], queues: [] })), /fairsched: capacity\[1\]: must be a finite number > 0/); // the user's field, not the internal workload's (issue 21, finding 15)
     expectOneLineError(run(["allocate", "--policy", "drf"], JSON.stringify({ capacity: [1], queues: [{ name: "a", demand: [-1] }] })), /queues\[0\].demand\[0\]: must be a finite number >= 0/);
     expectOneLineError(run(["allocate", "--policy", "fifo"], JSON.stringify({ capacity: [1], queues: [] })), /task-level policy/);
     expectOneLineError(run(["simulate", "--policies", "drf", "--out", "/nonexistent/dir/r.json", "--param", "tqs=1", "--param", "tqJobs=1"]), /--out: cannot write/);

@@ -44,7 +44,8 @@ describe("package.json exports", () => {
   it("the Node entries exist in src/node/ and each has a CommonJS build from scripts/build-cjs.mjs", () => {
     const cjs = readFileSync(join(ROOT, "scripts/build-cjs.mjs"), "utf8");
     const withNode = subpaths.filter(([, c]) => (c as Conditions).node);
-    expect(withNode.map(([k]) => k).sort()).toEqual([".", "./scenarios", "./testkit"]);
+    // ./bullmq added in issue 18 (the BullMQ host is Node-only)
+    expect(withNode.map(([k]) => k).sort()).toEqual([".", "./bullmq", "./scenarios", "./testkit"]);
     for (const [name, c] of withNode) {
       const { import: imp, require: req } = (c as Conditions).node!;
       expect(existsSync(join(ROOT, sourceOf(imp))), name).toBe(true);
@@ -81,7 +82,7 @@ describe("sideEffects is true to the code", () => {
       .filter((f) => readFileSync(f, "utf8").includes("/provide-node-builtins.js\""))
       .map((f) => f.slice(ROOT.length + 1))
       .sort();
-    expect(importers).toEqual(["src/cli/fuzz-worker.ts", "src/cli/main.ts", "src/node/index.ts", "src/node/scenarios.ts", "src/node/testkit.ts", "src/sweep/worker.ts"]);
+    expect(importers).toEqual(["src/cli/fuzz-worker.ts", "src/cli/main.ts", "src/node/bullmq.ts", "src/node/index.ts", "src/node/scenarios.ts", "src/node/testkit.ts", "src/sweep/worker.ts"]);
   });
 });
 
