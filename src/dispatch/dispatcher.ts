@@ -44,6 +44,8 @@ export class Dispatcher {
   shareDom = new Float64Array(0);
   private readonly reservation: boolean;
   private readonly aside: number[] = [];
+  /** The next-task vector each queue's `mins` keys were taken from. */
+  private minsOf: Array<ArrayLike<number> | undefined> = [];
 
   constructor(private readonly k: number, options: DispatchOptions = {}) {
     this.heap = new IndexedHeap(16);
@@ -64,7 +66,11 @@ export class Dispatcher {
     const next = queue.nextTask;
     if (!queue.rejected && queue.runnableTasks > 0 && next) {
       this.heap.insert(q);
-      for (let r = 0; r < this.k; r++) { this.mins[r].update(q, next[r], q); this.mins[r].insert(q); }
+      // demand vectors are never changed in place: the same one means the same keys
+      if (this.minsOf[q] !== next || !this.mins[0].has(q)) {
+        for (let r = 0; r < this.k; r++) { this.mins[r].update(q, next[r], q); this.mins[r].insert(q); }
+        this.minsOf[q] = next;
+      }
     } else {
       this.heap.remove(q);
       for (let r = 0; r < this.k; r++) this.mins[r].remove(q);
@@ -75,6 +81,7 @@ export class Dispatcher {
   reset(n: number): void {
     this.heap = new IndexedHeap(Math.max(16, n));
     this.mins = Array.from({ length: this.k }, () => new IndexedHeap(Math.max(16, n)));
+    this.minsOf = [];
   }
 
   /**

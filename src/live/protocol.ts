@@ -6,7 +6,8 @@ import type { Engine } from "../engine/engine.js";
 import { InputError, describeValue } from "../errors.js";
 import { createScheduler, restoreScheduler, type Scheduler, type SchedulerSnapshot } from "./scheduler.js";
 
-const OPS = ["init", "restore", "addQueue", "updateQueue", "removeQueue", "submit", "cancel", "schedule", "finish", "shares", "explain", "snapshot"] as const;
+const OPS = ["init", "restore", "addQueue", "updateQueue", "removeQueue", "submit", "cancel", "schedule", "finish", "shares", "explain", "nextWakeup", "snapshot"] as const;
+const QUEUE_FIELDS = ["weight", "path", "kind", "bursts", "minShare", "maxShare", "warp"] as const;
 
 export class ServeSession {
   private scheduler: Scheduler | null = null;
@@ -52,8 +53,11 @@ export class ServeSession {
       this.time = typeof req.time === "number" ? req.time : 0;
       try {
         if (op === "init") {
-          expectKeys(req, ["op", "policy", "capacity", "resources", "reservation", "clock", "time"]);
-          this.scheduler = createScheduler({ policy: req.policy as string, capacity: req.capacity as number[], resources: req.resources as string[] | undefined, reservation: req.reservation as boolean | undefined, engine: this.engine, clock: this.clock });
+          expectKeys(req, ["op", "policy", "capacity", "resources", "reservation", "policyOptions", "seed", "clock", "time"]);
+          this.scheduler = createScheduler({
+            policy: req.policy as string, capacity: req.capacity as number[], resources: req.resources as string[] | undefined, reservation: req.reservation as boolean | undefined,
+            policyOptions: req.policyOptions as Record<string, unknown> | undefined, seed: req.seed as number | undefined, engine: this.engine, clock: this.clock,
+          });
         } else {
           expectKeys(req, ["op", "snapshot", "clock", "time"]);
           this.scheduler = restoreScheduler(req.snapshot as SchedulerSnapshot, { engine: this.engine, clock: this.clock });
@@ -71,8 +75,8 @@ export class ServeSession {
     if (typeof req.time === "number") this.time = req.time;
     try {
       switch (op) {
-        case "addQueue": expectKeys(req, ["op", "queue", "weight", "path", "kind", "minShare", "maxShare", "time"]); return { admission: s.addQueue(req.queue as string, queueOptions(req)) };
-        case "updateQueue": expectKeys(req, ["op", "queue", "weight", "path", "kind", "minShare", "maxShare", "time"]); s.updateQueue(req.queue as string, queueOptions(req)); return { ok: true };
+        case "addQueue": expectKeys(req, ["op", "queue", ...QUEUE_FIELDS, "time"]); return { admission: s.addQueue(req.queue as string, queueOptions(req)) };
+        case "updateQueue": expectKeys(req, ["op", "queue", ...QUEUE_FIELDS, "time"]); return { admission: s.updateQueue(req.queue as string, queueOptions(req)) };
         case "removeQueue": expectKeys(req, ["op", "queue", "time"]); return { waiting: s.removeQueue(req.queue as string) };
         case "submit": expectKeys(req, ["op", "queue", "task", "time"]); s.submit(req.queue as string, req.task as never); return { ok: true };
         case "cancel": expectKeys(req, ["op", "id", "time"]); return s.cancel(req.id as string);
@@ -80,6 +84,7 @@ export class ServeSession {
         case "finish": expectKeys(req, ["op", "id", "time"]); s.finish(req.id as string); return { ok: true };
         case "shares": expectKeys(req, ["op", "time"]); return { shares: s.shares() };
         case "explain": expectKeys(req, ["op", "queue", "time"]); return s.explain(req.queue as string);
+        case "nextWakeup": expectKeys(req, ["op", "time"]); return { time: s.nextWakeup() };
         default: expectKeys(req, ["op", "time"]); return { snapshot: s.snapshot() };
       }
     } catch (e) {
@@ -95,6 +100,6 @@ function expectKeys(req: Record<string, unknown>, allowed: readonly string[]): v
 
 function queueOptions(req: Record<string, unknown>): Record<string, unknown> {
   const o: Record<string, unknown> = {};
-  for (const k of ["weight", "path", "kind", "minShare", "maxShare"]) if (req[k] !== undefined) o[k] = req[k];
+  for (const k of QUEUE_FIELDS) if (req[k] !== undefined) o[k] = req[k];
   return o;
 }

@@ -1,29 +1,35 @@
 // The live scheduler (docs/live-scheduler.md): the policy objects of src/policies/ and the shared
 // dispatch (src/dispatch/dispatcher.ts) driven by a host's calls instead of a simulated clock —
-// queues come and go, tasks are submitted, started by schedule() and finished. Elastic queues sit in
-// the dispatcher's heap keyed by weighted dominant share, so a decision costs O(log N) amortised.
+// queues come and go, tasks are submitted, started by schedule() and finished. The policy gets
+// the simulator's events (arrival, taskEnd, jobEnd, burstStart, burstEnd) as the calls happen,
+// with the time from the injected clock, so it decides as it does in the simulator.
+// Elastic queues sit in the dispatcher's heap keyed by weighted dominant share, so a decision
+// costs O(log N) amortised and allocates nothing but its result.
 // Bad input is an InputError naming the field, raised before anything changes.
 import type { Engine } from "../engine/engine.js";
 import { loadEngineSync } from "../engine/load.js";
 import { InputError, describeValue } from "../errors.js";
+import { Rng } from "../des/random.js";
 import { Dispatcher, fits } from "../dispatch/dispatcher.js";
-import type { QueueKind, QueueSpec } from "../policy/model.js";
-import type { Admission, ClusterState, Policy, QueueState } from "../policy/policy.js";
-import { drfPolicyFactory } from "../policies/drf.js";
-import { fifoPolicyFactory } from "../policies/fifo.js";
-import { spPolicyFactory } from "../policies/sp.js";
+import type { QueueSpec } from "../policy/model.js";
+import type { Admission, ClusterState, Policy, PolicyActions, PolicyFactory, SimEvent } from "../policy/policy.js";
+import { BUILTIN_POLICIES } from "../policies/index.js";
+import { LiveQueue, LiveState, LiveTask } from "./live-state.js";
+import { checkKeys, checkVector, finiteNonNeg, queueSpec, specOptions, type QueueOptions } from "./validate.js";
+import { SNAPSHOT_VERSION, checkSnapshot, type SchedulerSnapshot } from "./snapshot.js";
 
-/** Policies the live scheduler runs (policies that need a whole workload up front are not among them yet). */
-export const LIVE_POLICIES = { drf: drfPolicyFactory, sp: spPolicyFactory, fifo: fifoPolicyFactory } as const;
-/** Policies of `fairsched list` the live scheduler refuses, with why. */
-export const LIVE_UNSUPPORTED: Record<string, string> = {
-  bopf: "BoPF admission and burst guarantees need burst events the live API does not take yet",
-  nbopf: "N-BoPF admission and burst guarantees need burst events the live API does not take yet",
-  mbvt: "M-BVT's virtual time needs a sampled usage history the live API does not keep yet",
-  ltrf: "LTRF's planned quanta need the whole queue set at init (not yet incremental)",
-  mlrf: "MLRF's planned quanta need the whole queue set at init (not yet incremental)",
-  "h-ltrf": "H-LTRF's tree needs the whole queue set at init (not yet incremental)",
-};
+export type { QueueOptions } from "./validate.js";
+export type { SchedulerSnapshot } from "./snapshot.js";
+
+/** Policies the live scheduler runs: every built-in queue-level policy. */
+export const LIVE_POLICIES: Readonly<Record<string, PolicyFactory>> = Object.fromEntries(BUILTIN_POLICIES.map((f) => [f.name, f]));
+
+/** Policies that apply QueueSpec min/max shares themselves (docs/policies/ltrf.md); for the others the live scheduler does. */
+const OWN_SHARE_RULES = new Set(["ltrf", "mlrf", "h-ltrf"]);
+
+/** Points in one schedule() call asked for by wake-ups at the same instant (a policy reading usage after its starts asks once). */
+const MAX_POINTS = 64;
+const SHARE_EPS = 1e-9;
 
 export interface SchedulerOptions {
   policy: string;
@@ -34,20 +40,20 @@ export interface SchedulerOptions {
   clock?: () => number;
   /** Hold unguaranteed queues while a guaranteed one is below its target (default false). */
   reservation?: boolean;
-}
-
-export interface QueueOptions {
-  weight?: number;
-  path?: string[];
-  kind?: QueueKind;
-  minShare?: number;
-  maxShare?: number;
+  /** The policy's options, as in simulate({ policyOptions }) (e.g. LTRF window, quantum, tWait, groupWeights; BoPF expiry; M-BVT lag). */
+  policyOptions?: Record<string, unknown>;
+  /** Seed of the random numbers a policy may draw (H-LTRF tieBreak 'random'). Default 0. */
+  seed?: number;
 }
 
 export interface TaskInput {
   id: string;
   demand: number[];
   estimate?: number;
+  /** Job the task belongs to (default: its own id): the job arrives with its first task and ends with its last. */
+  job?: string;
+  /** LQ burst index (into the queue's `bursts`): its first task opens the burst, for the burst's window. */
+  burst?: number;
 }
 
 export interface Started {
@@ -67,164 +73,180 @@ export interface QueueShare {
   running: number;
 }
 
-interface LiveTask {
-  id: string;
-  queue: LiveQueue;
-  demand: Float64Array;
-  estimate?: number;
-  submitted: number;
-  started: number;
-  running: boolean;
-}
-
-class LiveQueue implements QueueState {
-  index: number;
-  spec: QueueSpec;
-  readonly demand: Float64Array;
-  readonly pending: Float64Array;
-  readonly usage: Float64Array;
-  /** Waiting tasks, FIFO. */
-  waiting: LiveTask[] = [];
-  head = 0;
-  running = new Set<LiveTask>();
-  accumulated = 0;
-  since: number;
-  readonly openBurst = null;
-  rejected = false;
-
-  constructor(index: number, spec: QueueSpec, k: number, now: number) {
-    this.index = index;
-    this.spec = spec;
-    this.demand = new Float64Array(k);
-    this.pending = new Float64Array(k);
-    this.usage = new Float64Array(k);
-    this.since = now;
-  }
-  get runnableTasks(): number { return this.waiting.length - this.head; }
-  get runningTasks(): number { return this.running.size; }
-  get activeJobs(): number { return this.runnableTasks + this.running.size; }
-  get nextTask(): Float64Array | null { return this.head < this.waiting.length ? this.waiting[this.head].demand : null; }
-  get nextArrival(): number { return this.head < this.waiting.length ? this.waiting[this.head].submitted : Infinity; }
-}
-
-class LiveState implements ClusterState {
-  time = 0;
-  readonly used: Float64Array;
-  queues: LiveQueue[] = [];
-  constructor(readonly capacity: Float64Array, readonly resources: readonly string[]) {
-    this.used = new Float64Array(capacity.length);
-  }
-  private flat(pick: (q: LiveQueue) => Float64Array): Float64Array {
-    const k = this.capacity.length;
-    const out = new Float64Array(this.queues.length * k);
-    for (const q of this.queues) out.set(pick(q), q.index * k);
-    return out;
-  }
-  get demands(): Float64Array { return this.flat((q) => q.demand); }
-  get usages(): Float64Array { return this.flat((q) => q.usage); }
-}
-
-const finiteNonNeg = (x: unknown): x is number => typeof x === "number" && Number.isFinite(x) && x >= 0;
-
-function checkVector(field: string, v: unknown, k: number): Float64Array {
-  if (!Array.isArray(v) && !ArrayBuffer.isView(v)) throw new InputError(field, `expected an array of ${k} numbers, got ${describeValue(v)}`);
-  const a = v as ArrayLike<unknown>;
-  if (a.length !== k) throw new InputError(field, `expected ${k} numbers (one per resource), got ${a.length}`);
-  for (let r = 0; r < k; r++) if (!finiteNonNeg(a[r])) throw new InputError(`${field}[${r}]`, `must be a finite number >= 0 (got ${describeValue(a[r])})`);
-  return Float64Array.from(a as ArrayLike<number>);
-}
-
-function checkKeys(field: string, o: Record<string, unknown>, allowed: readonly string[]): void {
-  for (const key of Object.keys(o)) if (!allowed.includes(key)) throw new InputError(`${field}.${key}`, `unknown key (known: ${allowed.join(", ")})`);
-}
-
-function queueSpec(name: string, o: unknown, field: string): QueueSpec {
-  if (o === undefined) o = {};
-  if (o === null || typeof o !== "object" || Array.isArray(o)) throw new InputError(field, `expected an object, got ${describeValue(o)}`);
-  const q = o as Record<string, unknown>;
-  checkKeys(field, q, ["weight", "path", "kind", "minShare", "maxShare"]);
-  if (q.weight !== undefined && !(typeof q.weight === "number" && Number.isFinite(q.weight) && q.weight > 0)) throw new InputError(`${field}.weight`, `must be a finite number > 0 (got ${describeValue(q.weight)})`);
-  if (q.kind !== undefined && q.kind !== "LQ" && q.kind !== "TQ") throw new InputError(`${field}.kind`, `must be 'LQ' or 'TQ' (got ${describeValue(q.kind)})`);
-  if (q.path !== undefined && !(Array.isArray(q.path) && q.path.every((p) => typeof p === "string" && p !== ""))) throw new InputError(`${field}.path`, `must be an array of non-empty strings (got ${describeValue(q.path)})`);
-  for (const s of ["minShare", "maxShare"] as const) {
-    const v = q[s];
-    if (v !== undefined && !(typeof v === "number" && v >= 0 && v <= 1)) throw new InputError(`${field}.${s}`, `must be a number in [0, 1] (got ${describeValue(v)})`);
-  }
-  const spec: QueueSpec = { name, kind: (q.kind as QueueKind | undefined) ?? "TQ" };
-  if (q.weight !== undefined) spec.weight = q.weight as number;
-  if (q.path !== undefined) spec.path = [...(q.path as string[])];
-  const params: Record<string, number> = {};
-  if (q.minShare !== undefined) params.minShare = q.minShare as number;
-  if (q.maxShare !== undefined) params.maxShare = q.maxShare as number;
-  if (Object.keys(params).length) spec.params = params;
-  return spec;
-}
-
-export const SNAPSHOT_VERSION = 1;
-
-export interface SchedulerSnapshot {
-  version: 1;
-  policy: string;
-  capacity: number[];
-  resources: string[];
-  reservation: boolean;
+interface Timer {
   time: number;
-  queues: Array<{
-    name: string; spec: QueueSpec; accumulated: number; since: number;
-    waiting: Array<{ id: string; demand: number[]; submitted: number; estimate?: number }>;
-    running: Array<{ id: string; demand: number[]; submitted: number; started: number; estimate?: number }>;
-  }>;
+  /** null: a wake-up the policy asked for; else a burst's end. */
+  queue: LiveQueue | null;
+  burst: number;
 }
 
 export class Scheduler {
   readonly policyName: string;
-  private readonly policy: Policy;
+  private readonly factory: PolicyFactory;
+  private readonly policyOptions: Record<string, unknown> | undefined;
+  private policy: Policy;
+  /** The queue set changed since the policy was built (it is rebuilt before its next use). */
+  private stale = true;
+  private readonly events: boolean;
+  private readonly ownShares: boolean;
   private readonly state: LiveState;
   private readonly k: number;
   private readonly engine: Engine;
   private readonly clock: () => number;
   private readonly dispatcher: Dispatcher;
   private readonly reservation: boolean;
+  private readonly seed: number;
+  private rng: Rng;
   private readonly byName = new Map<string, LiveQueue>();
   private readonly tasks = new Map<string, LiveTask>();
+  private readonly admissions = new Map<LiveQueue, Admission>();
+  /** Queues with a min share (served first, unless the policy has its own rule). */
+  private minQueues: LiveQueue[] = [];
+  /** Burst ends and wake-ups, by time (few: one per open burst). */
+  private timers: Timer[] = [];
+  private readonly actions: PolicyActions;
+  // the current point: its time, the result list and, under schedule(free), the shifted usage
+  private pointTime = 0;
+  private out: Started[] = [];
+  private shifted: Float64Array | null = null;
+  private readonly startFn = (qi: number): void => this.start(qi);
 
   constructor(options: SchedulerOptions) {
     if (options === null || typeof options !== "object") throw new InputError("options", `expected {policy, capacity, ...}, got ${describeValue(options)}`);
-    checkKeys("options", options as unknown as Record<string, unknown>, ["policy", "capacity", "resources", "engine", "clock", "reservation"]);
-    const { policy, capacity, resources, clock, reservation } = options;
+    checkKeys("options", options, ["policy", "capacity", "resources", "engine", "clock", "reservation", "policyOptions", "seed"]);
+    const { policy, capacity, resources, clock, reservation, policyOptions, seed } = options;
     if (typeof policy !== "string") throw new InputError("policy", `expected a policy name, got ${describeValue(policy)}`);
-    const factory = (LIVE_POLICIES as Record<string, typeof drfPolicyFactory>)[policy];
-    if (!factory) {
-      const why = LIVE_UNSUPPORTED[policy];
-      throw new InputError("policy", why ? `'${policy}' is not supported by the live scheduler: ${why}` : `unknown policy '${policy}' (live: ${Object.keys(LIVE_POLICIES).join(", ")})`);
-    }
+    const factory = Object.prototype.hasOwnProperty.call(LIVE_POLICIES, policy) ? LIVE_POLICIES[policy] : undefined;
+    if (!factory) throw new InputError("policy", `unknown policy '${policy}' (live: ${Object.keys(LIVE_POLICIES).join(", ")})`);
     if (!Array.isArray(capacity) || capacity.length === 0) throw new InputError("capacity", `expected a non-empty array of numbers, got ${describeValue(capacity)}`);
     capacity.forEach((c, r) => { if (!(typeof c === "number" && Number.isFinite(c) && c > 0)) throw new InputError(`capacity[${r}]`, `must be a finite number > 0 (got ${describeValue(c)})`); });
     const k = capacity.length;
     if (resources !== undefined && !(Array.isArray(resources) && resources.length === k && resources.every((s) => typeof s === "string"))) throw new InputError("resources", `expected ${k} names, got ${describeValue(resources)}`);
     if (clock !== undefined && typeof clock !== "function") throw new InputError("clock", `expected a function returning seconds, got ${describeValue(clock)}`);
     if (reservation !== undefined && typeof reservation !== "boolean") throw new InputError("reservation", `must be true or false (got ${describeValue(reservation)})`);
+    if (policyOptions !== undefined && (policyOptions === null || typeof policyOptions !== "object" || Array.isArray(policyOptions))) throw new InputError("policyOptions", `expected an object, got ${describeValue(policyOptions)}`);
+    if (seed !== undefined && !(typeof seed === "number" && Number.isInteger(seed))) throw new InputError("seed", `must be an integer (got ${describeValue(seed)})`);
+    const gw = policyOptions?.groupWeights;
+    if (gw !== null && typeof gw === "object") {
+      // checked here: the policy sees only the groups its queues have (groups may come later)
+      for (const [key, w] of Object.entries(gw)) if (!(typeof w === "number" && w > 0 && Number.isFinite(w))) throw new InputError(`policyOptions.groupWeights.${key}`, `must be a finite number > 0 (got ${describeValue(w)})`);
+    }
     this.k = k;
     this.policyName = policy;
+    this.factory = factory;
+    this.policyOptions = policyOptions === undefined ? undefined : JSON.parse(JSON.stringify(policyOptions, (_, v) => (v === Infinity ? "Infinity" : v)), (_, v) => (v === "Infinity" ? Infinity : v));
     this.reservation = reservation === true;
+    this.seed = seed ?? 0;
+    this.rng = new Rng(this.seed);
     this.engine = options.engine ?? loadEngineSync();
     this.clock = clock ?? (() => Date.now() / 1000);
     this.state = new LiveState(Float64Array.from(capacity), resources ?? capacity.map((_, r) => `r${r}`));
-    this.policy = factory.create();
-    this.policy.init?.({ engine: this.engine, random: () => 0, workload: { name: "live", resources: [...this.state.resources], capacity: [...capacity], queues: [], jobs: [], params: {}, seed: 0 } });
+    this.policy = factory.create(this.policyOptions); // checks the options now (an InputError naming them)
+    this.events = typeof this.policy.onEvent === "function";
+    this.ownShares = OWN_SHARE_RULES.has(policy);
     this.dispatcher = new Dispatcher(k, { reservation: this.reservation });
+    this.actions = {
+      dropJob: () => { throw new InputError("dropJob", "the live scheduler does not drop jobs (cancel their tasks)"); },
+      wakeAt: (time: number) => this.addTimer({ time: Math.max(time, this.state.time), queue: null, burst: -1 }),
+    };
   }
 
+  /** The clock's time (never before the last call's). Reads only: a refused call changes nothing. */
   private now(): number {
     const t = this.clock();
     if (!(typeof t === "number" && Number.isFinite(t))) throw new InputError("clock", `returned ${describeValue(t)}, expected finite seconds`);
-    const time = Math.max(t, this.state.time); // time never moves backwards
-    return time;
+    return t > this.state.time ? t : this.state.time;
   }
 
-  /** Brings every accumulated usage touched by a change up to `time` (lazy: per queue on change). */
+  /**
+   * After a call's checks: the policy built for the current queues, due timers fired, the clock at
+   * `time`. A timer due exactly now fires only at a scheduling point (`point`): as in the simulator,
+   * an instant's submits come before its burst ends.
+   */
+  private begin(time: number, point = false): void {
+    // a policy without events is needed only where it decides (points, shares): a run of
+    // addQueue + submit calls builds it once
+    if (this.stale && (this.events || point)) this.bind();
+    while (this.timers.length > 0 && (this.timers[0].time < time || (point && this.timers[0].time === time))) {
+      const tm = this.timers.shift()!;
+      this.state.time = tm.time;
+      const q = tm.queue;
+      if (q === null || !this.byName.has(q.spec.name) || this.byName.get(q.spec.name) !== q) continue;
+      if (q.openBurst && q.openBurst.index === tm.burst) q.openBurst = null;
+      this.emit({ type: "burstEnd", time: tm.time, queue: q.index, burst: tm.burst });
+    }
+    this.state.time = time;
+  }
+
+  /** Builds the policy for the current queue set: admission, then the active jobs and open bursts told again. */
+  private bind(): void {
+    const st = this.state;
+    const p = this.factory.create(this.presentOptions());
+    this.rng = new Rng(this.seed);
+    p.init?.({
+      engine: this.engine, random: () => this.rng.next(),
+      workload: { name: "live", resources: [...st.resources], capacity: Array.from(st.capacity), queues: st.queues.map((q) => q.spec), jobs: [], params: {}, seed: this.seed },
+    });
+    this.policy = p;
+    this.stale = false;
+    this.timers = this.timers.filter((t) => t.queue !== null);
+    for (const q of st.queues) {
+      const a = p.admission?.(q.index);
+      this.admissions.set(q, a ? { class: a.class, reason: a.reason } : { class: "admitted", reason: `${this.policyName} admits every queue` });
+      q.rejected = a?.class === "rejected";
+      this.dispatcher.touch(st, q.index);
+    }
+    if (!this.events) return;
+    for (const q of st.queues) {
+      if (q.hasJobs) for (const [job, j] of q.jobs) this.emit({ type: "arrival", time: j.arrival, queue: q.index, job });
+      if (q.openBurst) this.emit({ type: "burstStart", time: q.openBurst.start, queue: q.index, burst: q.openBurst.index });
+    }
+  }
+
+  /** The policy options with H-LTRF's groupWeights narrowed to the groups the current queues have. */
+  private presentOptions(): Record<string, unknown> | undefined {
+    const o = this.policyOptions;
+    const gw = o?.groupWeights as Record<string, number> | undefined;
+    if (!o || gw === null || typeof gw !== "object") return o;
+    const present = new Set<string>();
+    for (const q of this.state.queues) (q.spec.path ?? []).forEach((_, i, path) => present.add(path.slice(0, i + 1).join("/")));
+    return { ...o, groupWeights: Object.fromEntries(Object.entries(gw).filter(([key]) => present.has(key))) };
+  }
+
+  /** Rebuilds the policy now for a queue-set change that must answer the admission; undoes the change when the policy refuses the set. */
+  private bindOrUndo(undo: () => void): void {
+    try {
+      this.bind();
+    } catch (e) {
+      undo();
+      this.stale = true;
+      this.bind();
+      throw e;
+    }
+  }
+
+  private emit(ev: SimEvent): void {
+    if (this.events) this.policy.onEvent!(ev, this.state, this.actions);
+  }
+
+  private addTimer(t: Timer): void {
+    let lo = 0, hi = this.timers.length;
+    while (lo < hi) { const mid = (lo + hi) >> 1; if (this.timers[mid].time <= t.time) lo = mid + 1; else hi = mid; }
+    this.timers.splice(lo, 0, t);
+  }
+
+  /** Time of the next burst end or wake-up the policy asked for: call schedule() then (the simulator's scheduling point). */
+  nextWakeup(): number | null {
+    return this.timers.length ? this.timers[0].time : null;
+  }
+
+  /** Brings a queue's accumulated usage up to `time` (lazily, per queue, on change). */
   private settle(q: LiveQueue, time: number): void {
-    q.accumulated += dominantShare(q.usage, this.state.capacity) * (time - q.since);
+    if (time === q.since) return;
+    const rows = this.state.usageRows, cap = this.state.capacity, k = this.k, o = q.index * k;
+    let d = 0;
+    for (let r = 0; r < k; r++) { const s = rows[o + r] / cap[r]; if (s > d) d = s; }
+    q.accumulated += d * (time - q.since);
     q.since = time;
   }
 
@@ -235,76 +257,143 @@ export class Scheduler {
     return q;
   }
 
+  private setSpec(q: LiveQueue, spec: QueueSpec): void {
+    q.spec = spec;
+    const max = spec.params?.maxShare;
+    q.maxShare = !this.ownShares && typeof max === "number" ? max : 1;
+    const min = spec.params?.minShare;
+    this.minQueues = this.minQueues.filter((x) => x !== q);
+    if (!this.ownShares && typeof min === "number" && min > 0) this.minQueues.push(q);
+    this.refreshCap(q);
+  }
+
+  /** Adds a queue; returns its admission (BoPF: hard, soft, elastic or rejected, with the reason). */
   addQueue(name: string, options?: QueueOptions): Admission {
     if (typeof name !== "string" || name === "") throw new InputError("name", `expected a non-empty queue name, got ${describeValue(name)}`);
     if (this.byName.has(name)) throw new InputError("name", `queue '${name}' exists already`);
-    const spec = queueSpec(name, options, "options");
+    const spec = queueSpec(name, options, "options", this.k);
     const time = this.now();
-    this.state.time = time;
-    const q = new LiveQueue(this.state.queues.length, spec, this.k, time);
-    this.state.queues.push(q);
+    this.begin(time);
+    const q = new LiveQueue(this.state.queues.length, spec, time);
+    this.state.push(q);
     this.byName.set(name, q);
-    this.dispatcher.touch(this.state, q.index);
-    return { class: "admitted", reason: `${this.policyName} admits every queue` };
+    this.setSpec(q, spec);
+    this.stale = true;
+    if (typeof this.policy.admission === "function") {
+      this.bindOrUndo(() => {
+        this.byName.delete(name);
+        this.minQueues = this.minQueues.filter((x) => x !== q);
+        this.state.remove(q.index);
+        this.admissions.delete(q);
+        this.dispatcher.reset(this.state.queues.length);
+        for (const x of this.state.queues) this.dispatcher.touch(this.state, x.index);
+      });
+    } else this.dispatcher.touch(this.state, q.index);
+    return { ...(this.admissions.get(q) ?? { class: "admitted", reason: `${this.policyName} admits every queue` }) };
   }
 
-  updateQueue(name: string, options: QueueOptions): void {
+  /** Changes a queue's options (merged into its current ones); returns its admission after the change. */
+  updateQueue(name: string, options: QueueOptions): Admission {
     const q = this.queue(name, "name");
     if (options === null || typeof options !== "object" || Array.isArray(options)) throw new InputError("options", `expected an object, got ${describeValue(options)}`);
-    const spec = queueSpec(name, { ...specOptions(q.spec), ...options }, "options");
-    q.spec = spec;
+    checkKeys("options", options, ["weight", "path", "kind", "bursts", "minShare", "maxShare", "warp"]);
+    const spec = queueSpec(name, { ...specOptions(q.spec), ...options }, "options", this.k);
+    if (spec.kind !== "LQ" && q.openBurst) throw new InputError("options.kind", `queue '${name}' has an open burst: it stays an LQ until the burst ends`);
+    const time = this.now();
+    this.begin(time);
+    const before = q.spec;
+    this.setSpec(q, spec);
+    this.stale = true;
+    if (typeof this.policy.admission === "function") this.bindOrUndo(() => this.setSpec(q, before));
     this.dispatcher.touch(this.state, q.index);
+    return { ...(this.admissions.get(q) ?? { class: "admitted", reason: `${this.policyName} admits every queue` }) };
   }
 
   /** Removes a queue without running tasks; returns its waiting tasks (ids and demands). */
   removeQueue(name: string): TaskInput[] {
     const q = this.queue(name, "name");
-    if (q.running.size > 0) throw new InputError("name", `queue '${name}' has ${q.running.size} running tasks: finish or cancel them first`);
-    const out = q.waiting.slice(q.head).map((t) => taskInput(t));
-    for (const t of q.waiting.slice(q.head)) this.tasks.delete(t.id);
+    if (q.running.length > 0) throw new InputError("name", `queue '${name}' has ${q.running.length} running tasks: finish or cancel them first`);
+    const time = this.now();
+    this.begin(time);
+    const waiting = q.waiting.slice(q.head);
+    for (const t of waiting) this.tasks.delete(t.id);
     this.byName.delete(name);
-    this.state.queues.splice(q.index, 1);
-    this.state.queues.forEach((x, i) => { x.index = i; });
+    this.admissions.delete(q);
+    this.minQueues = this.minQueues.filter((x) => x !== q);
+    this.timers = this.timers.filter((t) => t.queue !== q);
+    this.state.remove(q.index);
     this.dispatcher.reset(this.state.queues.length);
     for (const x of this.state.queues) this.dispatcher.touch(this.state, x.index);
-    return out;
+    this.stale = true;
+    if (typeof this.policy.admission === "function") this.bind();
+    return waiting.map(taskInput);
   }
 
   submit(queue: string, task: TaskInput): void {
     const q = this.queue(queue);
     if (task === null || typeof task !== "object") throw new InputError("task", `expected {id, demand}, got ${describeValue(task)}`);
-    checkKeys("task", task as unknown as Record<string, unknown>, ["id", "demand", "estimate"]);
-    if (typeof task.id !== "string" || task.id === "") throw new InputError("task.id", `expected a non-empty string, got ${describeValue(task.id)}`);
-    if (this.tasks.has(task.id)) throw new InputError("task.id", `task '${task.id}' exists already`);
-    const demand = checkVector("task.demand", task.demand, this.k);
+    checkKeys("task", task, ["id", "demand", "estimate", "job", "burst"]);
+    const id = task.id;
+    if (typeof id !== "string" || id === "") throw new InputError("task.id", `expected a non-empty string, got ${describeValue(id)}`);
+    if (this.tasks.has(id)) throw new InputError("task.id", `task '${id}' exists already`);
+    const d = checkVector("task.demand", task.demand, this.k);
+    const cap = this.state.capacity;
     for (let r = 0; r < this.k; r++) {
-      if (demand[r] > this.state.capacity[r] * (1 + 1e-12)) throw new InputError(`task.demand[${r}]`, `${demand[r]} exceeds the capacity ${this.state.capacity[r]}: the task can never fit`);
+      if (d[r] > cap[r] * (1 + 1e-12)) throw new InputError(`task.demand[${r}]`, `${d[r]} exceeds the capacity ${cap[r]}: the task can never fit`);
     }
     if (task.estimate !== undefined && !finiteNonNeg(task.estimate)) throw new InputError("task.estimate", `must be a finite number >= 0 (got ${describeValue(task.estimate)})`);
+    if (task.job !== undefined && !(typeof task.job === "string" && task.job !== "")) throw new InputError("task.job", `expected a non-empty string, got ${describeValue(task.job)}`);
+    const burst = task.burst;
+    if (burst !== undefined) {
+      if (!(typeof burst === "number" && Number.isInteger(burst) && burst >= 0)) throw new InputError("task.burst", `must be an integer >= 0 (got ${describeValue(burst)})`);
+      if (q.spec.kind !== "LQ") throw new InputError("task.burst", `queue '${queue}' is not an LQ`);
+    }
+    if (q.rejected) throw new InputError("queue", `queue '${queue}' was rejected at admission: ${this.admissions.get(q)?.reason ?? "rejected"}`);
     const time = this.now();
-    this.state.time = time;
-    const t: LiveTask = { id: task.id, queue: q, demand, submitted: time, started: NaN, running: false };
-    if (task.estimate !== undefined) t.estimate = task.estimate;
-    this.tasks.set(t.id, t);
+    this.begin(time);
+    const demand = sameVector(q.lastDemand, d, this.k) ? q.lastDemand! : (q.lastDemand = Float64Array.from(d));
+    let job = id;
+    let arrival = time;
+    let newJob = false;
+    if (this.events || task.job !== undefined) {
+      job = task.job ?? id;
+      let j = q.jobs.get(job);
+      if (!j) { j = { left: 0, arrival: time }; q.jobs.set(job, j); newJob = true; }
+      j.left++;
+      arrival = j.arrival;
+    }
+    const t = new LiveTask(id, q, demand, time, arrival, job, burst ?? -1, task.estimate ?? NaN);
+    this.tasks.set(id, t);
     q.waiting.push(t);
     this.addPending(q, demand, 1);
+    if (!this.events) return;
+    if (newJob) this.emit({ type: "arrival", time, queue: q.index, job });
+    if (burst === undefined) return;
+    if (newJob) {
+      // as in the simulator, every job of a burst (re)opens it, for the burst's window from now
+      const window = q.spec.bursts?.[burst]?.window ?? Infinity;
+      q.openBurst = { index: burst, start: time, deadline: time + window, submittedTasks: 0, finishedTasks: 0 };
+      this.emit({ type: "burstStart", time, queue: q.index, burst });
+      if (Number.isFinite(window)) this.addTimer({ time: time + window, queue: q, burst });
+    }
+    if (q.openBurst?.index === burst) q.openBurst.submittedTasks++;
   }
 
   /** Cancels a waiting or running task (a running one frees its resources). */
   cancel(id: string): { id: string; queue: string; wasRunning: boolean } {
     const t = this.task(id);
     const time = this.now();
-    this.state.time = time;
+    this.begin(time);
+    const q = t.queue;
     const wasRunning = t.running;
-    if (t.running) this.release(t, time);
+    if (wasRunning) this.release(t, time);
     else {
-      const q = t.queue;
-      const at = q.waiting.indexOf(t, q.head);
-      q.waiting.splice(at, 1);
+      q.waiting.splice(q.waiting.indexOf(t, q.head), 1);
       this.tasks.delete(id);
       this.addPending(q, t.demand, -1);
+      this.jobTaskGone(t, time);
     }
-    return { id, queue: t.queue.spec.name, wasRunning };
+    return { id, queue: q.spec.name, wasRunning };
   }
 
   private task(id: unknown): LiveTask {
@@ -316,42 +405,92 @@ export class Scheduler {
 
   /** Starts the tasks the policy picks now (greedy while they fit in `free`, default capacity minus running). */
   schedule(free?: number[]): Started[] {
-    let limit: Float64Array | null = null;
+    const st = this.state;
+    let view: ClusterState = st;
+    this.shifted = null;
     if (free !== undefined) {
       const f = checkVector("free", free, this.k);
-      limit = f.map((x, r) => Math.min(this.state.capacity[r], this.state.used[r] + x));
+      // the policy sees `used` shifted by (capacity - limit), so what fits is what is free
+      const shifted = new Float64Array(this.k);
+      for (let r = 0; r < this.k; r++) shifted[r] = st.used[r] + (st.capacity[r] - Math.min(st.capacity[r], st.used[r] + f[r]));
+      this.shifted = shifted;
+      view = limitedView(st, shifted);
     }
     const time = this.now();
-    this.state.time = time;
+    this.begin(time, true);
     const started: Started[] = [];
-    const start = (qi: number) => {
-      const q = this.state.queues[qi];
-      const t = q.waiting[q.head];
-      q.head++;
-      if (q.head > 64 && q.head * 2 > q.waiting.length) { q.waiting = q.waiting.slice(q.head); q.head = 0; }
-      this.settle(q, time);
-      t.running = true;
-      t.started = time;
-      q.running.add(t);
-      this.addPending(q, t.demand, -1, false);
-      this.addUsage(q, t.demand, 1);
-      if (shifted) for (let r = 0; r < this.k; r++) shifted[r] += t.demand[r];
-      started.push({ id: t.id, queue: q.spec.name });
-    };
-    // schedule(free): the policy sees `used` shifted by (capacity - limit), so what fits is what is free
-    const shifted = limit ? this.state.used.map((u, r) => u + (this.state.capacity[r] - limit![r])) : null;
-    const view = shifted ? limitedView(this.state, shifted) : this.state;
-    if (this.policy.shares) this.dispatcher.apply(view, this.policy, start);
-    else if (this.policy.pickNext) {
+    this.out = started;
+    this.pointTime = time;
+    this.point(view);
+    // a wake-up at this instant asked for during the point is another point (as in the simulator)
+    for (let n = 1; n < MAX_POINTS && this.timers.length > 0 && this.timers[0].time <= time; n++) {
+      this.begin(time, true);
+      this.point(view);
+    }
+    this.shifted = null;
+    return started;
+  }
+
+  /** One scheduling point: min shares first, then the policy through the shared dispatch or its picks. */
+  private point(view: ClusterState): void {
+    if (this.minQueues.length > 0) this.minSharePhase(view);
+    const policy = this.policy;
+    if (policy.shares) this.dispatcher.apply(view, policy, this.startFn);
+    else if (policy.pickNext) {
       for (;;) {
-        const qi = this.policy.pickNext(view);
+        const qi = policy.pickNext(view);
         if (qi < 0) break;
         const next = this.state.queues[qi]?.nextTask;
         if (!next || !fits(view, next)) break;
-        start(qi);
+        this.start(qi);
       }
     }
-    return started;
+  }
+
+  /** Queues below their min share start tasks first, the smallest dominant share / min share first. */
+  private minSharePhase(view: ClusterState): void {
+    const cap = this.state.capacity;
+    for (;;) {
+      let best: LiveQueue | null = null;
+      let bestRatio = 1 - SHARE_EPS;
+      for (const q of this.minQueues) {
+        const next = q.nextTask;
+        if (q.rejected || !next) continue;
+        const ratio = dominantShare(q.usage, cap) / (q.spec.params!.minShare as number);
+        if (ratio < bestRatio && fits(view, next)) { bestRatio = ratio; best = q; }
+      }
+      if (!best) return;
+      this.start(best.index);
+    }
+  }
+
+  /** Starts queue qi's next task (the dispatch's and the pick loop's start). */
+  private start(qi: number): void {
+    const q = this.state.queues[qi];
+    const t = q.shift();
+    const time = this.pointTime;
+    this.settle(q, time);
+    t.running = true;
+    t.started = time;
+    q.addRunning(t);
+    const st = this.state;
+    const d = t.demand;
+    const none = q.head === q.waiting.length;
+    const pending = st.pendingRows, usage = st.usageRows, demand = st.demandRows, used = st.used, shifted = this.shifted;
+    const k = this.k, o = qi * k;
+    for (let r = 0; r < k; r++) {
+      const p = none ? 0 : pending[o + r] - d[r];
+      const pr = p > 0 ? p : 0;
+      pending[o + r] = pr;
+      const u = usage[o + r] + d[r];
+      usage[o + r] = u;
+      demand[o + r] = u + pr;
+      used[r] += d[r];
+      if (shifted) shifted[r] += d[r];
+    }
+    if (q.maxShare < 1) this.refreshCap(q);
+    this.dispatcher.touch(st, qi);
+    this.out.push({ id: t.id, queue: q.spec.name });
   }
 
   /** A running task ends: its resources are free again. */
@@ -359,44 +498,83 @@ export class Scheduler {
     const t = this.task(id);
     if (!t.running) throw new InputError("id", `task '${id}' is not running`);
     const time = this.now();
-    this.state.time = time;
+    this.begin(time);
     this.release(t, time);
   }
 
   private release(t: LiveTask, time: number): void {
     const q = t.queue;
     this.settle(q, time);
-    q.running.delete(t);
+    q.removeRunning(t);
+    t.running = false;
     this.tasks.delete(t.id);
     this.addUsage(q, t.demand, -1);
+    if (!this.events) return;
+    this.emit({ type: "taskEnd", time, queue: q.index, job: t.job, stage: 0, task: 0, started: t.started });
+    if (q.openBurst && t.burst === q.openBurst.index) q.openBurst.finishedTasks++;
+    this.jobTaskGone(t, time);
   }
 
-  private addPending(q: LiveQueue, demand: Float64Array, sign: 1 | -1, touch = true): void {
-    for (let r = 0; r < this.k; r++) {
-      q.pending[r] = q.runnableTasks === 0 ? 0 : Math.max(0, q.pending[r] + sign * demand[r]);
-      q.demand[r] = q.usage[r] + q.pending[r];
-    }
-    if (touch) this.dispatcher.touch(this.state, q.index);
+  /** A task of a tracked job ended or was cancelled: the job ends with its last task. */
+  private jobTaskGone(t: LiveTask, time: number): void {
+    const q = t.queue;
+    const j = q.hasJobs ? q.jobs.get(t.job) : undefined;
+    if (!j || --j.left > 0) return;
+    q.jobs.delete(t.job);
+    this.emit({ type: "jobEnd", time, queue: q.index, job: t.job });
   }
 
-  private addUsage(q: LiveQueue, demand: Float64Array, sign: 1 | -1): void {
-    for (let r = 0; r < this.k; r++) {
-      q.usage[r] = q.running.size === 0 ? 0 : Math.max(0, q.usage[r] + sign * demand[r]);
-      q.demand[r] = q.usage[r] + q.pending[r];
-      this.state.used[r] = Math.max(0, this.state.used[r] + sign * demand[r]);
+  private addPending(q: LiveQueue, d: Float64Array, sign: 1 | -1): void {
+    const none = q.head === q.waiting.length;
+    const st = this.state, pending = st.pendingRows, usage = st.usageRows, demand = st.demandRows;
+    const k = this.k, o = q.index * k;
+    for (let r = 0; r < k; r++) {
+      const p = pending[o + r] + sign * d[r];
+      const pr = none || p < 0 ? 0 : p;
+      pending[o + r] = pr;
+      demand[o + r] = usage[o + r] + pr;
     }
-    this.dispatcher.touch(this.state, q.index);
+    if (q.maxShare < 1 || q.capped) this.refreshCap(q);
+    this.dispatcher.touch(st, q.index);
+  }
+
+  private addUsage(q: LiveQueue, d: Float64Array, sign: 1 | -1): void {
+    const none = q.running.length === 0;
+    const st = this.state, pending = st.pendingRows, usage = st.usageRows, demand = st.demandRows, used = st.used;
+    const k = this.k, o = q.index * k;
+    for (let r = 0; r < k; r++) {
+      const u = usage[o + r] + sign * d[r];
+      const ur = none || u < 0 ? 0 : u;
+      usage[o + r] = ur;
+      demand[o + r] = ur + pending[o + r];
+      const x = used[r] + sign * d[r];
+      used[r] = x > 0 ? x : 0;
+    }
+    if (q.maxShare < 1 || q.capped) this.refreshCap(q);
+    this.dispatcher.touch(st, q.index);
+  }
+
+  /** Max share: a queue whose next task would take its dominant share above it shows no runnable task. */
+  private refreshCap(q: LiveQueue): void {
+    const max = q.maxShare;
+    if (max >= 1) { q.capped = false; return; }
+    const head = q.headTask;
+    if (!head) { q.capped = false; return; }
+    let after = 0;
+    for (let r = 0; r < this.k; r++) after = Math.max(after, (q.usage[r] + head.demand[r]) / this.state.capacity[r]);
+    q.capped = after > max + SHARE_EPS;
   }
 
   /** Per queue: usage, dominant share, the policy's target (if it has one), accumulated dominant share x seconds. */
   shares(): QueueShare[] {
     const time = this.now();
+    this.begin(time);
+    if (this.stale) this.bind();
     const st = this.state;
     const k = this.k;
     let targets: Float64Array | null = null;
     if (this.policy.shares) {
       targets = new Float64Array(st.queues.length * k);
-      st.time = time;
       this.policy.shares(st, targets);
     }
     return st.queues.map((q) => ({
@@ -405,91 +583,121 @@ export class Scheduler {
       dominantShare: dominantShare(q.usage, st.capacity),
       target: targets ? Array.from(targets.subarray(q.index * k, q.index * k + k)) : null,
       accumulated: q.accumulated + dominantShare(q.usage, st.capacity) * (time - q.since),
-      waiting: q.runnableTasks,
-      running: q.running.size,
+      waiting: q.waitingCount,
+      running: q.running.length,
     }));
   }
 
   /** Why a queue is where it is: its weighted dominant share, rank among queues with waiting tasks, and whether its next task fits. */
-  explain(queue: string): { queue: string; weightedShare: number; rank: number | null; waiting: number; running: number; nextTaskFits: boolean | null; reason: string } {
+  explain(queue: string): { queue: string; weightedShare: number; rank: number | null; waiting: number; running: number; nextTaskFits: boolean | null; admission: Admission; reason: string } {
     const q = this.queue(queue);
     const st = this.state;
     const key = (x: LiveQueue) => dominantShare(x.usage, st.capacity) / (x.spec.weight ?? 1);
     const w = key(q);
-    const next = q.nextTask;
-    const fitsNow = next ? fits(st, next) : null;
+    const head = q.headTask;
+    const fitsNow = head ? fits(st, head.demand) : null;
     let rank: number | null = null;
-    if (next) {
+    if (head) {
       rank = 1;
-      for (const x of st.queues) if (x !== q && x.nextTask && (key(x) < w || (key(x) === w && x.index < q.index))) rank++;
+      for (const x of st.queues) if (x !== q && x.headTask && (key(x) < w || (key(x) === w && x.index < q.index))) rank++;
     }
-    const reason = !next
-      ? "no waiting task"
-      : this.policyName === "fifo"
-        ? `FIFO: its next task was submitted at t=${q.nextArrival}; ${fitsNow ? "it fits now" : "it does not fit in what is free"}`
-        : `weighted dominant share ${w.toPrecision(4)} (dominant share / weight ${q.spec.weight ?? 1}) is number ${rank} among queues with waiting tasks; its next task ${fitsNow ? "fits in what is free" : "does not fit in what is free"}${this.policyName === "sp" && q.spec.kind === "LQ" ? "; as an LQ it is served first, up to its DRF share of the whole capacity" : ""}`;
-    return { queue: q.spec.name, weightedShare: w, rank, waiting: q.runnableTasks, running: q.running.size, nextTaskFits: fitsNow, reason };
+    const admission = { ...(this.admissions.get(q) ?? { class: "admitted", reason: `${this.policyName} admits every queue` }) };
+    const min = q.spec.params?.minShare as number | undefined;
+    const max = q.spec.params?.maxShare as number | undefined;
+    const parts: string[] = [];
+    if (q.rejected) parts.push(`rejected at admission (${admission.reason}): it starts nothing`);
+    else if (!head) parts.push("no waiting task");
+    else {
+      parts.push(this.policyName === "fifo"
+        ? `FIFO: its next task's job arrived at t=${head.arrival}`
+        : `weighted dominant share ${w.toPrecision(4)} (dominant share / weight ${q.spec.weight ?? 1}) is number ${rank} among queues with waiting tasks`);
+      parts.push(`its next task ${fitsNow ? "fits in what is free" : "does not fit in what is free"}`);
+      if (q.capped) parts.push(`it is at its max share ${max}: its next task would take it above`);
+      if (min !== undefined && !this.ownShares && dominantShare(q.usage, st.capacity) < min) parts.push(`it is below its min share ${min}: served before the policy's order`);
+      if (this.policyName === "sp" && q.spec.kind === "LQ") parts.push("as an LQ it is served first, up to its DRF share of the whole capacity");
+    }
+    if (!q.rejected && (this.policyName === "bopf" || this.policyName === "nbopf") && q.spec.kind === "LQ") parts.push(`admitted ${admission.class}${q.openBurst ? `, burst ${q.openBurst.index} open until t=${q.openBurst.deadline}` : ", no burst open"}`);
+    return { queue: q.spec.name, weightedShare: w, rank, waiting: q.waitingCount, running: q.running.length, nextTaskFits: fitsNow, admission, reason: parts.join("; ") };
   }
 
-  /** Versioned plain JSON from which restoreScheduler makes the same decisions. */
+  /** Versioned plain JSON from which restoreScheduler rebuilds the scheduler (docs/live-scheduler.md says what carries over). */
   snapshot(): SchedulerSnapshot {
     const time = this.now();
-    return {
+    const out: SchedulerSnapshot = {
       version: SNAPSHOT_VERSION,
       policy: this.policyName,
       capacity: Array.from(this.state.capacity),
       resources: [...this.state.resources],
       reservation: this.reservation,
+      seed: this.seed,
       time,
       queues: this.state.queues.map((q) => ({
         name: q.spec.name,
         spec: JSON.parse(JSON.stringify(q.spec)) as QueueSpec,
         accumulated: q.accumulated,
         since: q.since,
-        waiting: q.waiting.slice(q.head).map((t) => ({ ...taskInput(t), submitted: t.submitted })),
-        running: [...q.running].map((t) => ({ ...taskInput(t), submitted: t.submitted, started: t.started })),
+        openBurst: q.openBurst ? { ...q.openBurst, deadline: Number.isFinite(q.openBurst.deadline) ? q.openBurst.deadline : null } : null,
+        waiting: q.waiting.slice(q.head).map((t) => ({ ...taskInput(t), submitted: t.submitted, arrival: t.arrival })),
+        running: q.running.slice().sort((a, b) => a.started - b.started || (a.slot - b.slot)).map((t) => ({ ...taskInput(t), submitted: t.submitted, arrival: t.arrival, started: t.started })),
       })),
     };
+    if (this.policyOptions !== undefined) out.policyOptions = JSON.parse(JSON.stringify(this.policyOptions, (_, v) => (v === Infinity ? "Infinity" : v)));
+    return out;
   }
 
-  /** Internal: rebuilds the state from a snapshot (restoreScheduler validates first). */
+  /** Internal: rebuilds the state from a checked snapshot (restoreScheduler). */
   load(s: SchedulerSnapshot): void {
     this.state.time = s.time;
     for (const qs of s.queues) {
-      const q = new LiveQueue(this.state.queues.length, qs.spec, this.k, qs.since);
+      const q = new LiveQueue(this.state.queues.length, qs.spec, qs.since);
       q.accumulated = qs.accumulated;
-      this.state.queues.push(q);
+      this.state.push(q);
       this.byName.set(qs.name, q);
-      for (const r of qs.running) {
-        const t: LiveTask = { id: r.id, queue: q, demand: Float64Array.from(r.demand), submitted: r.submitted, started: r.started, running: true };
-        if (r.estimate !== undefined) t.estimate = r.estimate;
-        this.tasks.set(t.id, t);
-        q.running.add(t);
-        this.addUsage(q, t.demand, 1);
+      this.setSpec(q, qs.spec);
+      if (qs.openBurst) {
+        const deadline = qs.openBurst.deadline ?? Infinity;
+        q.openBurst = { ...qs.openBurst, deadline };
+        if (Number.isFinite(deadline)) this.addTimer({ time: deadline, queue: q, burst: qs.openBurst.index });
       }
-      for (const w of qs.waiting) {
-        const t: LiveTask = { id: w.id, queue: q, demand: Float64Array.from(w.demand), submitted: w.submitted, started: NaN, running: false };
-        if (w.estimate !== undefined) t.estimate = w.estimate;
+      const add = (r: SchedulerSnapshot["queues"][number]["waiting"][number], running: boolean, started: number) => {
+        const job = r.job ?? r.id;
+        const tracked = this.events || r.job !== undefined;
+        const t = new LiveTask(r.id, q, Float64Array.from(r.demand), r.submitted, r.arrival ?? r.submitted, job, r.burst ?? -1, r.estimate ?? NaN);
+        if (tracked) {
+          const j = q.jobs.get(job);
+          if (j) j.left++;
+          else q.jobs.set(job, { left: 1, arrival: t.arrival });
+        }
         this.tasks.set(t.id, t);
-        q.waiting.push(t);
-        this.addPending(q, t.demand, 1);
-      }
+        if (running) {
+          t.running = true;
+          t.started = started;
+          q.addRunning(t);
+          this.addUsage(q, t.demand, 1);
+        } else {
+          q.waiting.push(t);
+          this.addPending(q, t.demand, 1);
+        }
+      };
+      for (const r of qs.running) add(r, true, r.started);
+      for (const w of qs.waiting) add(w, false, NaN);
     }
+    this.stale = true;
+    this.bind();
   }
 }
 
-function specOptions(spec: QueueSpec): QueueOptions {
-  const o: QueueOptions = { kind: spec.kind };
-  if (spec.weight !== undefined) o.weight = spec.weight;
-  if (spec.path) o.path = spec.path;
-  if (spec.params?.minShare !== undefined) o.minShare = spec.params.minShare as number;
-  if (spec.params?.maxShare !== undefined) o.maxShare = spec.params.maxShare as number;
-  return o;
+function sameVector(a: Float64Array | null, b: ArrayLike<number>, k: number): boolean {
+  if (a === null) return false;
+  for (let r = 0; r < k; r++) if (a[r] !== b[r]) return false;
+  return true;
 }
 
 function taskInput(t: LiveTask): TaskInput {
   const o: TaskInput = { id: t.id, demand: Array.from(t.demand) };
-  if (t.estimate !== undefined) o.estimate = t.estimate;
+  if (!Number.isNaN(t.estimate)) o.estimate = t.estimate;
+  if (t.job !== t.id) o.job = t.job;
+  if (t.burst >= 0) o.burst = t.burst;
   return o;
 }
 
@@ -509,27 +717,11 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   return new Scheduler(options);
 }
 
-/** A scheduler from a snapshot that makes the same decisions from then on. */
-export function restoreScheduler(snapshot: SchedulerSnapshot, options: Omit<SchedulerOptions, "policy" | "capacity" | "resources" | "reservation"> = {}): Scheduler {
-  if (snapshot === null || typeof snapshot !== "object") throw new InputError("snapshot", `expected a scheduler snapshot, got ${describeValue(snapshot)}`);
-  if (snapshot.version !== SNAPSHOT_VERSION) throw new InputError("snapshot.version", `expected ${SNAPSHOT_VERSION}, got ${describeValue(snapshot.version)}`);
-  const s = new Scheduler({ ...options, policy: snapshot.policy, capacity: snapshot.capacity, resources: snapshot.resources, reservation: snapshot.reservation });
-  if (!Array.isArray(snapshot.queues)) throw new InputError("snapshot.queues", `expected an array, got ${describeValue(snapshot.queues)}`);
-  // validate through a scratch scheduler's own checks, then load
-  const k = snapshot.capacity.length;
-  const ids = new Set<string>();
-  snapshot.queues.forEach((q, i) => {
-    queueSpec(q.name, specOptions(q.spec), `snapshot.queues[${i}].spec`);
-    for (const [list, what] of [[q.waiting, "waiting"], [q.running, "running"]] as const) {
-      if (!Array.isArray(list)) throw new InputError(`snapshot.queues[${i}].${what}`, "expected an array");
-      list.forEach((t, j) => {
-        const f = `snapshot.queues[${i}].${what}[${j}]`;
-        if (typeof t.id !== "string" || ids.has(t.id)) throw new InputError(`${f}.id`, `missing or duplicate task id ${describeValue(t.id)}`);
-        ids.add(t.id);
-        checkVector(`${f}.demand`, t.demand, k);
-      });
-    }
-  });
-  s.load(snapshot);
-  return s;
+/** A scheduler from a snapshot; it makes the same decisions from then on (docs/live-scheduler.md, "Snapshots"). */
+export function restoreScheduler(snapshot: SchedulerSnapshot, options: Omit<SchedulerOptions, "policy" | "capacity" | "resources" | "reservation" | "policyOptions" | "seed"> = {}): Scheduler {
+  const s = checkSnapshot(snapshot);
+  const sched = new Scheduler({ ...options, policy: s.policy, capacity: s.capacity, resources: s.resources, reservation: s.reservation, policyOptions: s.policyOptions, seed: s.seed });
+  s.queues.forEach((q, i) => queueSpec(q.name, specOptions(q.spec), `snapshot.queues[${i}].spec`, s.capacity.length));
+  sched.load(s);
+  return sched;
 }

@@ -38,4 +38,22 @@ describe("serve protocol", () => {
     expect(JSON.parse(r.handle(JSON.stringify({ op: "restore", snapshot: send({ op: "snapshot" }).snapshot, clock: "manual", time: 2 })))).toEqual({ ok: true, policy: "drf" });
     expect(JSON.parse(r.handle('{"op":"schedule"}'))).toEqual(send({ op: "schedule" }));
   });
+
+  it("BoPF over the protocol: admission classes, a burst opened by a task, its end as the next wake-up", () => {
+    const s = new ServeSession(engine);
+    const send = (o: unknown) => JSON.parse(s.handle(JSON.stringify(o)));
+    expect(send({ op: "init", policy: "bopf", capacity: [10], clock: "manual", policyOptions: { expiry: "deadline" } })).toEqual({ ok: true, policy: "bopf" });
+    expect(send({ op: "addQueue", queue: "batch" }).admission.class).toBe("elastic");
+    const lq = send({ op: "addQueue", queue: "lq", kind: "LQ", bursts: [{ start: 0, window: 5, volume: [20] }] }).admission;
+    expect(lq.class).toBe("hard");
+    expect(send({ op: "addQueue", queue: "bad", kind: "LQ", bursts: [{ start: 0, window: 0, volume: [1] }] })).toMatchObject({ field: "options.bursts[0].window" });
+    for (let i = 0; i < 10; i++) send({ op: "submit", queue: "batch", task: { id: `b${i}`, demand: [1] } });
+    expect(send({ op: "nextWakeup" })).toEqual({ time: null });
+    for (let i = 0; i < 4; i++) send({ op: "submit", queue: "lq", task: { id: `l${i}`, demand: [1], job: "burst0", burst: 0 }, time: 1 });
+    expect(send({ op: "nextWakeup" })).toEqual({ time: 6 }); // the burst's window ends at 1 + 5
+    const started = send({ op: "schedule", time: 1 }).started;
+    // the hard LQ gets its rate (20 / 5 = 4 units) first; the batch queue gets the rest
+    expect(started.slice(0, 4).every((t: { queue: string }) => t.queue === "lq")).toBe(true);
+    expect(started).toHaveLength(10);
+  });
 });

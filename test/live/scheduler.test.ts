@@ -80,11 +80,11 @@ describe("live scheduler", () => {
     expect(s.schedule()).toEqual([{ id: "b0", queue: "B" }]);
   });
 
-  it("snapshot/restore: the restored scheduler makes the same decisions", () => {
+  it.each(["drf", "sp", "fifo"])("snapshot/restore (%s): the restored scheduler makes the same decisions", (policy) => {
     fc.assert(fc.property(fc.array(fc.tuple(fc.nat(3), fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 5 }), fc.boolean()), { maxLength: 60 }), fc.nat(59), (ops, cut) => {
       const c = clockAt();
-      const a = createScheduler({ policy: "drf", capacity: [10, 10], engine, clock: c.clock });
-      for (const n of ["q0", "q1", "q2", "q3"]) a.addQueue(n, { weight: 1 + (n.charCodeAt(1) % 2) });
+      const a = createScheduler({ policy, capacity: [10, 10], engine, clock: c.clock });
+      for (const n of ["q0", "q1", "q2", "q3"]) a.addQueue(n, { weight: 1 + (n.charCodeAt(1) % 2), kind: n === "q3" ? "LQ" : "TQ", maxShare: n === "q2" ? 0.6 : undefined, minShare: n === "q1" ? 0.2 : undefined });
       let b: Scheduler | null = null;
       const run = (s: Scheduler, i: number, op: (typeof ops)[number]) => {
         const [q, x, y, fin] = op;
@@ -107,11 +107,32 @@ describe("live scheduler", () => {
     }), { numRuns: 100 });
   });
 
-  it("unsupported policies are refused with a reason; unknown keys are named", () => {
-    expect(() => createScheduler({ policy: "ltrf", capacity: [1], engine })).toThrow(/ltrf.*not supported/);
+  it("every policy of `fairsched list` runs live (issue 18 made the refused ones live); unknown policies and keys are named", () => {
+    for (const policy of ["drf", "sp", "fifo", "bopf", "nbopf", "mbvt", "ltrf", "mlrf", "h-ltrf"]) expect(createScheduler({ policy, capacity: [1], engine }).policyName).toBe(policy);
     expect(() => createScheduler({ policy: "nope", capacity: [1], engine })).toThrow(InputError);
+    expect(() => createScheduler({ policy: "ltrf", capacity: [1], engine, policyOptions: { windw: 3 } })).toThrow(/policyOptions\.windw/);
     const s = createScheduler({ policy: "drf", capacity: [1], engine, clock: () => 0 });
     s.addQueue("A");
     try { s.submit("A", { id: "x", demnd: [1] } as never); expect.unreachable(); } catch (e) { expect((e as InputError).field).toBe("task.demnd"); }
+  });
+
+  it("policy parameters: BoPF admission classes with reasons, H-LTRF group weights for groups still to come, bad ones named", () => {
+    const b = createScheduler({ policy: "bopf", capacity: [10], engine, clock: () => 0 });
+    expect(b.addQueue("batch").class).toBe("elastic");
+    const hard = b.addQueue("lq", { kind: "LQ", bursts: [{ start: 0, window: 10, volume: [30] }] });
+    expect(hard).toMatchObject({ class: "hard", reason: "all-held" });
+    // a second LQ whose rate does not fit next to the first one's: not hard, and the reason says which condition failed
+    const second = b.addQueue("lq2", { kind: "LQ", bursts: [{ start: 0, window: 1, volume: [9] }] });
+    expect(second.class).not.toBe("hard");
+    expect(second.reason).not.toBe("all-held");
+    expect(b.explain("lq").reason).toMatch(/admitted hard, no burst open/);
+    expect(() => b.addQueue("x", { kind: "LQ", bursts: [{ start: 5, window: 1, volume: [1] }, { start: 5, window: 1, volume: [1] }] })).toThrow(/options\.bursts\[1\]\.start/);
+    expect(() => b.addQueue("y", { bursts: [{ start: 0, window: 1, volume: [1] }] })).toThrow(/options\.bursts: only an LQ/);
+    const h = createScheduler({ policy: "h-ltrf", capacity: [10], engine, clock: () => 0, policyOptions: { groupWeights: { later: 2, G1: 3 }, tWait: 5 } });
+    h.addQueue("a", { path: ["G1"] });
+    h.submit("a", { id: "x", demand: [1] });
+    expect(h.schedule()).toEqual([{ id: "x", queue: "a" }]);
+    expect(() => createScheduler({ policy: "h-ltrf", capacity: [1], engine, policyOptions: { groupWeights: { G: 0 } } })).toThrow(/policyOptions\.groupWeights\.G/);
+    expect(() => h.addQueue("b", { path: ["a/b"] })).toThrow(/options\.path/);
   });
 });

@@ -1,0 +1,79 @@
+// The live scheduler's snapshot: versioned plain JSON (docs/live-scheduler.md, "Snapshots"), and
+// the checks restoreScheduler runs before it builds anything (InputErrors naming the field).
+// Version 1 (no jobs, bursts or policy options) is still read.
+import { InputError, describeValue } from "../errors.js";
+import type { QueueSpec } from "../policy/model.js";
+import { checkVector } from "./validate.js";
+
+export const SNAPSHOT_VERSION = 2;
+
+interface SnapshotTask {
+  id: string;
+  demand: number[];
+  submitted: number;
+  estimate?: number;
+  job?: string;
+  burst?: number;
+  /** Arrival of the task's job (version 2). */
+  arrival?: number;
+}
+
+export interface SchedulerSnapshot {
+  version: 1 | 2;
+  policy: string;
+  capacity: number[];
+  resources: string[];
+  reservation: boolean;
+  policyOptions?: Record<string, unknown>;
+  seed?: number;
+  time: number;
+  queues: Array<{
+    name: string; spec: QueueSpec; accumulated: number; since: number;
+    openBurst?: { index: number; start: number; deadline: number | null; submittedTasks: number; finishedTasks: number } | null;
+    waiting: SnapshotTask[];
+    running: Array<SnapshotTask & { started: number }>;
+  }>;
+}
+
+const finite = (x: unknown): x is number => typeof x === "number" && Number.isFinite(x);
+
+/** Checks a snapshot's shape; returns it with Infinity restored in policy options. */
+export function checkSnapshot(snapshot: unknown): SchedulerSnapshot {
+  if (snapshot === null || typeof snapshot !== "object") throw new InputError("snapshot", `expected a scheduler snapshot, got ${describeValue(snapshot)}`);
+  const s = snapshot as SchedulerSnapshot;
+  if (s.version !== 1 && s.version !== SNAPSHOT_VERSION) throw new InputError("snapshot.version", `expected 1 or ${SNAPSHOT_VERSION}, got ${describeValue(s.version)}`);
+  if (!finite(s.time)) throw new InputError("snapshot.time", `expected finite seconds, got ${describeValue(s.time)}`);
+  if (!Array.isArray(s.capacity)) throw new InputError("snapshot.capacity", `expected an array, got ${describeValue(s.capacity)}`);
+  if (!Array.isArray(s.queues)) throw new InputError("snapshot.queues", `expected an array, got ${describeValue(s.queues)}`);
+  const k = s.capacity.length;
+  const ids = new Set<string>();
+  const names = new Set<string>();
+  s.queues.forEach((q, i) => {
+    const f = `snapshot.queues[${i}]`;
+    if (q === null || typeof q !== "object") throw new InputError(f, `expected a queue, got ${describeValue(q)}`);
+    if (typeof q.name !== "string" || q.name === "" || names.has(q.name)) throw new InputError(`${f}.name`, `missing or duplicate queue name ${describeValue(q.name)}`);
+    names.add(q.name);
+    if (q.spec === null || typeof q.spec !== "object" || q.spec.name !== q.name) throw new InputError(`${f}.spec`, "expected the queue's spec (with its name)");
+    if (!finite(q.accumulated) || !finite(q.since)) throw new InputError(`${f}.accumulated`, "expected finite accumulated usage and time");
+    const b = q.openBurst;
+    if (b !== undefined && b !== null && !(Number.isInteger(b.index) && b.index >= 0 && finite(b.start) && (b.deadline === null || finite(b.deadline)))) throw new InputError(`${f}.openBurst`, "expected {index, start, deadline (null = none), submittedTasks, finishedTasks}");
+    for (const what of ["waiting", "running"] as const) {
+      const list = q[what];
+      if (!Array.isArray(list)) throw new InputError(`${f}.${what}`, "expected an array");
+      list.forEach((t: SnapshotTask & { started?: number }, j: number) => {
+        const tf = `${f}.${what}[${j}]`;
+        if (t === null || typeof t !== "object") throw new InputError(tf, `expected a task, got ${describeValue(t)}`);
+        if (typeof t.id !== "string" || t.id === "" || ids.has(t.id)) throw new InputError(`${tf}.id`, `missing or duplicate task id ${describeValue(t.id)}`);
+        ids.add(t.id);
+        checkVector(`${tf}.demand`, t.demand, k);
+        if (!finite(t.submitted)) throw new InputError(`${tf}.submitted`, `expected finite seconds, got ${describeValue(t.submitted)}`);
+        if (what === "running" && !finite(t.started)) throw new InputError(`${tf}.started`, `expected finite seconds, got ${describeValue(t.started)}`);
+        if (t.job !== undefined && typeof t.job !== "string") throw new InputError(`${tf}.job`, `expected a string, got ${describeValue(t.job)}`);
+        if (t.burst !== undefined && !(Number.isInteger(t.burst) && t.burst >= 0)) throw new InputError(`${tf}.burst`, `expected an integer >= 0, got ${describeValue(t.burst)}`);
+        if (t.arrival !== undefined && !finite(t.arrival)) throw new InputError(`${tf}.arrival`, `expected finite seconds, got ${describeValue(t.arrival)}`);
+      });
+    }
+  });
+  if (s.policyOptions !== undefined && (s.policyOptions === null || typeof s.policyOptions !== "object")) throw new InputError("snapshot.policyOptions", `expected an object, got ${describeValue(s.policyOptions)}`);
+  return s;
+}
