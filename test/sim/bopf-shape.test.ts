@@ -17,6 +17,7 @@ const runs = new Map<string, number[]>();
 
 /** Per seed, the LQ's average completion time with `tqs` TQs under `policy`. */
 function lqAvg(tqs: number, policy: string, reservation: boolean): number[] {
+  if (policy === "drf") reservation = false; // DRF guarantees no queue: the option changes nothing
   const key = `${tqs}/${policy}/${reservation}`;
   let xs = runs.get(key);
   if (!xs) {
@@ -29,10 +30,10 @@ const ratio = (a: number[], b: number[]) => a.map((x, i) => x / b[i]);
 const diff = (a: number[], b: number[]) => a.map((x, i) => x - b[i]);
 
 describe("BoPF paper shape under DRF and SP, over seeds 1-10", () => {
-  // The paper's magnitudes hold with the reservation reading (unguaranteed queues start nothing
-  // while a guaranteed LQ is below its guarantee). Under the default work-conserving dispatch the
-  // shape holds (next test) but the magnitude is smaller; measured over seeds 1-10 (DRF/SP, mean
-  // ± 95% interval): 8 TQs 2.01 ± 0.20, 16 TQs 2.87 ± 0.26 (docs/reproduction-bopf.md). Known failure.
+  // The paper's magnitudes under the default work-conserving dispatch: the shape holds (next
+  // test) but the magnitude is smaller. Measured over seeds 1-10 (DRF/SP, mean ± 95% interval
+  // [min, max]): 8 TQs 1.939 ± 0.172 [1.439, 2.201], 16 TQs 2.964 ± 0.298 [2.119, 3.587]
+  // (docs/reproduction-bopf.md). Known failure.
   it.fails("default dispatch: the paper's magnitude (8 TQs: DRF/SP > 2.5, 16 TQs: > 4)", { timeout: 1_800_000 }, () => {
     expectAboveOverSeeds(ratio(lqAvg(8, "drf", false), lqAvg(8, "sp", false)), 2.5, "8 TQs, DRF/SP");
     expectAboveOverSeeds(ratio(lqAvg(16, "drf", false), lqAvg(16, "sp", false)), 4, "16 TQs, DRF/SP");
@@ -50,9 +51,17 @@ describe("BoPF paper shape under DRF and SP, over seeds 1-10", () => {
     const drf = COUNTS.map((n) => lqAvg(n, "drf", true));
     const sp = COUNTS.map((n) => lqAvg(n, "sp", true));
     for (let i = 1; i < COUNTS.length; i++) expectAboveOverSeeds(diff(drf[i], drf[i - 1]), 0, `DRF's LQ avg at ${COUNTS[i]} TQs - at ${COUNTS[i - 1]}`);
-    expectAboveOverSeeds(ratio(drf[3], sp[3]), 2.5, "8 TQs, DRF/SP"); // SP far below DRF
-    expectAboveOverSeeds(ratio(drf[4], sp[4]), 4, "16 TQs, DRF/SP");
     expectBelowOverSeeds(ratio(drf[0], sp[0]), 1.6, "1 TQ, DRF/SP"); // about the same
     for (let i = 0; i < COUNTS.length; i++) expectAboveOverSeeds(ratio(drf[4], sp[i]), 3, `DRF at 16 TQs / SP at ${COUNTS[i]}`);
+  });
+
+  // The paper's magnitudes with the reservation reading (unguaranteed queues start nothing while
+  // a guaranteed LQ is below its guarantee) held on the one seed this test used to run (seed 11:
+  // above 2.5 and 4); over seeds 1-10 the means are above the bounds but not by a margin: 8 TQs
+  // 2.578 ± 0.178 [2.113, 2.914] (7 of 10 seeds above 2.5), 16 TQs 4.200 ± 0.234 [3.648, 4.721]
+  // (8 of 10 above 4). Known failure.
+  it.fails("reservation reading: the paper's magnitude (8 TQs: DRF/SP > 2.5, 16 TQs: > 4)", { timeout: 1_800_000 }, () => {
+    expectAboveOverSeeds(ratio(lqAvg(8, "drf", true), lqAvg(8, "sp", true)), 2.5, "8 TQs, DRF/SP");
+    expectAboveOverSeeds(ratio(lqAvg(16, "drf", true), lqAvg(16, "sp", true)), 4, "16 TQs, DRF/SP");
   });
 });
