@@ -125,9 +125,11 @@ function planVictims(run: SimRun, dispatcher: Dispatcher, needy: QueueRt, budget
         after = Math.max(after, rest[r] / cl.capacity[r]);
       }
       const sd = shareDom[q.index];
-      if (after < sd * (1 - SHARE_EPS)) continue; // would fall below its own share
+      // would fall below its own share (a share within SHARE_EPS of 0, e.g. SP's TQs during a
+      // burst whose targets are the kernel's positive floor, counts as 0)
+      if (after < sd * (1 - SHARE_EPS) - SHARE_EPS) continue;
       if (dispatcher.wouldServe(cl, q.index, d, rest)) continue; // would take the task back at once
-      const ratio = sd > 0 ? dom / sd : Infinity;
+      const ratio = sd > SHARE_EPS ? dom / sd : Infinity;
       if (ratio > over) { over = ratio; victim = q; }
     }
     if (!victim) return null;

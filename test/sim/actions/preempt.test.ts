@@ -85,6 +85,21 @@ describe("preemption cycles", () => {
   });
 });
 
+describe("preemption for an LQ burst", () => {
+  // Each burst job is two stages of 15 s and 12 s tasks (27 s on an empty cluster). SP's TQ
+  // targets during a burst are the DRF kernel's positive floor (~1e-12 of the capacity): such a
+  // share counts as 0, or a TQ's last task could never be preempted and the burst would take 54 s.
+  it.each(["sp", "bopf", "nbopf"])("%s: every LQ burst finishes in 27 s, as on an empty cluster (seeds 1-10)", (policy) => {
+    for (let seed = 1; seed <= 10; seed++) {
+      const r = simulate(bopfWorkload({ tqs: 4, tqJobs: 3, bursts: 2 }, seed), { policy, engine, preemption: true });
+      const lq = r.jobs.filter((j) => j.kind === "LQ");
+      expect(lq).toHaveLength(2);
+      for (const j of lq) expect(j.completionTime, `seed ${seed}, ${j.id}`).toBeCloseTo(27, 9);
+      expect(r.stats.preemptions).toBeGreaterThan(0);
+    }
+  });
+});
+
 /** Small BoPF-shaped workloads (an LQ with bursts and deadlines, TQs with Pareto tasks). */
 const bopfArb = fc.record({
   seed: fc.integer({ min: 1, max: 1_000_000 }),
