@@ -133,9 +133,15 @@ describe("preemption under the shared dispatch", () => {
         expect(p.for).not.toBe(p.queue);
         runStarted(p.job, p.stage, p.task, p.started);
       }
-      for (const p of r.preempted!) {
-        // no run of the killed task started in the instant of the kill (neither the killed run nor a restart)
-        expect(starts.get(`${p.job}/${p.stage}/${p.task}`)!.filter((t) => t === p.time)).toEqual([]);
+      // With zero-length tasks several scheduling points share one time, and a task killed at one
+      // may rightly restart at a later point of that time (the task it made room for has already
+      // ended); the instant is a point in time only when every task takes time.
+      const takesTime = w.jobs.every((j) => j.stages.every((st) => (typeof st.duration === "number" ? [st.duration] : st.duration).every((d) => d > 0)));
+      if (takesTime) {
+        for (const p of r.preempted!) {
+          // no run of the killed task started in the instant of the kill (neither the killed run nor a restart)
+          expect(starts.get(`${p.job}/${p.stage}/${p.task}`)!.filter((t) => t === p.time)).toEqual([]);
+        }
       }
     }), { numRuns: 200 });
   });
