@@ -85,14 +85,16 @@ export class Dispatcher {
   }
 
   /**
-   * One scheduling point: `start(q)` starts queue q's next task (and must touch it). `computeTargets`
-   * is true when the policy's targets are wanted anyway (e.g. for preemption).
+   * One scheduling point: `start(q)` starts queue q's next task (and must touch it). With
+   * `preempt` (the simulator's preemption), the policy's targets are computed even for an
+   * elastic-only policy and `preempt()` runs between the guaranteed phases and the elastic phase,
+   * so room it frees reaches the queues it was freed for before the elastic phase may use it.
    */
-  apply(state: ClusterState, policy: Policy, start: (q: number) => void, computeTargets = false): void {
+  apply(state: ClusterState, policy: Policy, start: (q: number) => void, preempt?: () => void): void {
     const n = state.queues.length;
     const k = this.k;
-    let guarded = false;
-    if (policy.shares && (!policy.elasticOnly || computeTargets)) {
+    let guaranteed = false;
+    if (policy.shares && (!policy.elasticOnly || preempt)) {
       if (this.targets.length < n * k) {
         this.targets = new Float64Array(n * k);
         this.classes = new Uint8Array(n);
@@ -107,32 +109,56 @@ export class Dispatcher {
         for (let r = 0; r < k; r++) s = Math.max(s, targets[q * k + r] / state.capacity[r]);
         this.shareDom[q] = s;
       }
+      // an elastic-only policy's queues count as guaranteed up to their targets for preemption
+      if (policy.elasticOnly || !policy.guaranteed) classes.fill(HARD);
+      else { classes.fill(ELASTIC); policy.guaranteed(state, classes); }
       if (!policy.elasticOnly) {
-        if (policy.guaranteed) { classes.fill(ELASTIC); policy.guaranteed(state, classes); }
-        else classes.fill(HARD);
+        guaranteed = true;
         this.guaranteedPhase(state, HARD, start);
         this.guaranteedPhase(state, SOFT, start);
-        if (this.reservation) guarded = this.belowGuarantee(state);
       }
     }
-    this.elasticPhase(state, start, guarded);
+    preempt?.();
+    this.elasticPhase(state, start, guaranteed && this.reservation && this.belowGuarantee(state));
   }
 
   /**
-   * After a preemption freed room (targets from the last apply with computeTargets): only queues
-   * below their target start tasks (an elastic-only policy's queues all count as guaranteed here),
-   * so the freed resources reach the queue they were freed for. Call finishPreemption() after.
+   * Inside apply's `preempt`: the queues a preemption may free room for, in the
+   * order the guaranteed phase serves them (hard, then soft; smallest usage/target ratio first):
+   * guaranteed queues whose next task is under their target on every resource it needs but does
+   * not fit in what is free. An elastic-only policy's queues all count as guaranteed here.
    */
-  applyAfterPreemption(state: ClusterState, policy: Policy, start: (q: number) => void): void {
-    const classes = this.classes.subarray(0, state.queues.length);
-    if (policy.elasticOnly || !policy.guaranteed) classes.fill(HARD);
-    this.guaranteedPhase(state, HARD, start);
-    this.guaranteedPhase(state, SOFT, start);
+  owedQueues(state: ClusterState): number[] {
+    const owed: Array<{ q: number; cls: number; ratio: number }> = [];
+    for (let q = 0; q < state.queues.length; q++) {
+      const cls = this.classes[q];
+      if (cls === ELASTIC) continue;
+      const queue = state.queues[q];
+      const next = queue.nextTask;
+      if (queue.rejected || queue.runnableTasks === 0 || !next || fits(state, next)) continue;
+      const ratio = this.quotaRatio(state, q, next);
+      if (ratio < Infinity) owed.push({ q, cls, ratio });
+    }
+    owed.sort((a, b) => a.cls - b.cls || a.ratio - b.ratio || a.q - b.q);
+    return owed.map((o) => o.q);
   }
 
-  /** The elastic phase alone (work conservation after the preemptions of a point). */
-  finishPreemption(state: ClusterState, start: (q: number) => void): void {
-    this.elasticPhase(state, start, false);
+  /**
+   * True when the guaranteed phase would start `task` for queue q if q's usage were `usage`
+   * (inside apply's `preempt`): a preemption never takes a
+   * task from a queue that would take it back at once.
+   */
+  wouldServe(state: ClusterState, q: number, task: ArrayLike<number>, usage: ArrayLike<number>): boolean {
+    return this.classes[q] !== ELASTIC && this.quotaRatio(state, q, task, usage) < Infinity;
+  }
+
+  /**
+   * Inside apply's `preempt`, after a preemption served the queue it freed room for: the
+   * guaranteed phases again, so room left over goes to guaranteed queues first.
+   */
+  applyAfterPreemption(state: ClusterState, start: (q: number) => void): void {
+    this.guaranteedPhase(state, HARD, start);
+    this.guaranteedPhase(state, SOFT, start);
   }
 
   /** Queues of class `cls` start tasks below their per-resource target, smallest usage/target first. */
@@ -159,9 +185,8 @@ export class Dispatcher {
    * Infinity when queue q may not start `task` under its target (at or above it on a resource the
    * task needs); otherwise its usage/target dominant ratio (-1 for a task that needs nothing).
    */
-  private quotaRatio(state: ClusterState, q: number, task: Float64Array): number {
+  private quotaRatio(state: ClusterState, q: number, task: ArrayLike<number>, usage: ArrayLike<number> = state.queues[q].usage): number {
     const k = this.k;
-    const usage = state.queues[q].usage;
     let needs = false;
     let ratio = 0;
     for (let r = 0; r < k; r++) {

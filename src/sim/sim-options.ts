@@ -37,6 +37,19 @@ export interface SimResult {
   series: { t: number[]; dominantShare: number[][] };
   policyReport?: Record<string, unknown>;
   stats: SimStats;
+  /** With `preemption: true`: every task killed by preemption, in order (revived ones are not). */
+  preempted?: PreemptionRecord[];
+}
+
+/** One preemption: the task of `queue` killed at `time` (it had run since `started`) to make room for queue `for`. */
+export interface PreemptionRecord {
+  time: number;
+  queue: string;
+  job: string;
+  stage: number;
+  task: number;
+  started: number;
+  for: string;
 }
 
 export interface SimStats {

@@ -8,7 +8,7 @@ import type { Workload } from "../policy/model.js";
 import type { Admission, Policy, PolicyActions, SimEvent } from "../policy/policy.js";
 import { ClusterRt, type JobRt, type QueueRt, type StageRt, type TaskRt } from "./runtime.js";
 import type { SimEv } from "./sim-events.js";
-import type { SimStats } from "./sim-options.js";
+import type { PreemptionRecord, SimStats } from "./sim-options.js";
 
 export class SimRun {
   readonly env = new Environment<SimEv>();
@@ -22,6 +22,8 @@ export class SimRun {
   /** What the policy may do besides allocating (drop a job, ask for a scheduling point). */
   readonly actions: PolicyActions;
   admissions: Array<Admission | undefined> = [];
+  /** Every preemption so far (the preempt action keeps it; SimResult.preempted). */
+  readonly preempted: PreemptionRecord[] = [];
   /**
    * Progress epoch: bumped when a task ends, a job arrives or ends, or a burst closes. Time
    * alone (ticks, wake-ups) is not progress. The preempt action reports a policy that kills
@@ -83,6 +85,19 @@ export class SimRun {
     task.job.running.delete(task);
     const at = q.runningList.lastIndexOf(task);
     if (at >= 0) q.runningList.splice(at, 1);
+  }
+
+  /** Undoes killTask in the same instant: the task runs on and ends when it was going to. */
+  reviveTask(task: TaskRt): void {
+    task.alive = true;
+    const q = task.job.queue;
+    this.cl.addUsage(q, task.stage.demand, 1);
+    task.stage.running++;
+    task.job.running.add(task);
+    // back in start order (preemption victims come from the end)
+    let at = q.runningList.length;
+    while (at > 0 && q.runningList[at - 1].start > task.start) at--;
+    q.runningList.splice(at, 0, task);
   }
 
   /** Starts the next task of `q` (FIFO over its jobs) and schedules its end. */

@@ -24,7 +24,7 @@ import { MAX_STEPS, checkSimOptions, checkUpdateInterval, type SimOptions, type 
 import { validateWorkload } from "./validate-workload.js";
 
 export type { QueueMetrics, RunMetrics, CompletionStats } from "./metrics.js";
-export type { SimOptions, SimResult, SimStats } from "./sim-options.js";
+export type { PreemptionRecord, SimOptions, SimResult, SimStats } from "./sim-options.js";
 
 export function resolvePolicy(p: Policy | string, options?: Record<string, unknown>): Policy {
   if (typeof p !== "string") return p;
@@ -125,6 +125,7 @@ export function simulate(workload: Workload, opts: SimOptions): SimResult {
     series: { t: series.t, dominantShare: series.values },
     policyReport: policy.report?.(),
     stats,
+    ...(opts.preemption === true ? { preempted: run.preempted } : {}),
   };
 }
 

@@ -3,36 +3,46 @@ import { describe, expect, it } from "vitest";
 import { getScenario } from "../../src/scenarios/index.js";
 import { bopfMultiLqScenario } from "../../src/scenarios/bopf-multi-lq.js";
 import { backends } from "../helpers/engines.js";
+import { expectAboveOverSeeds, expectBelowOverSeeds } from "../helpers/over-seeds.js";
 
 const engine = backends[0][1]();
 
-describe("BoPF scenarios", () => {
-  it("bopf: LQ time near SP while DRF's grows with the TQs; TQs near DRF and ahead of SP with large bursts", () => {
-    const r = getScenario("bopf")!.run({ seed: 1, engine, params: { tqs: "1,8,16", scales: "1,8", tqJobs: 3, bursts: 3 } });
-    const [byTqs, byScale] = r.tables;
-    const col = (t: typeof byTqs, name: string) => t.columns.indexOf(name);
-    const rows = byTqs.rows.map((row) => ({
-      n: row[0] as number, drf: row[col(byTqs, "LQ drf")] as number, sp: row[col(byTqs, "LQ sp")] as number,
-      bopf: row[col(byTqs, "LQ bopf")] as number, x: row[col(byTqs, "x bopf vs drf")] as number,
-    }));
-    expect(rows[0].x).toBeLessThan(1.3); // ~1 with one TQ
-    expect(rows[2].x).toBeGreaterThan(rows[1].x); // rising with the number of TQs
-    for (const x of rows) expect(x.bopf).toBeLessThanOrEqual(x.sp * 1.25);
-    const big = byScale.rows[byScale.rows.length - 1];
-    const tq = (name: string) => big[col(byScale, `TQ ${name}`)] as number;
-    expect(tq("bopf")).toBeLessThanOrEqual(tq("drf") * 1.05);
-    expect(tq("sp")).toBeGreaterThan(tq("drf") * 1.2); // SP starves the TQs with 8x bursts every 300 s
-    expect(tq("sp")).toBeGreaterThan(tq("bopf") * 1.2);
+/** The reduced `bopf` sweep (1, 8, 16 TQs; bursts 1x and 8x) for seeds 1-10, run once for every claim below. */
+const SEEDS = Array.from({ length: 10 }, (_, i) => i + 1);
+let sweeps: Array<ReturnType<NonNullable<ReturnType<typeof getScenario>>["run"]>> | null = null;
+const bySeed = () => (sweeps ??= SEEDS.map((seed) => getScenario("bopf")!.run({ seed, engine, params: { tqs: "1,8,16", scales: "1,8", tqJobs: 3, bursts: 3 } })));
+/** Per seed, column `name` of row `row` of table `table`. */
+const cell = (table: number, row: number, name: string) => bySeed().map((r) => r.tables[table].rows[row][r.tables[table].columns.indexOf(name)] as number);
+const ratio = (a: number[], b: number[]) => a.map((x, i) => x / b[i]);
+
+// Every claim is over seeds 1-10 with a margin (test/helpers/over-seeds.ts: the 95% interval of
+// the mean beyond the bound and a sign test p < 0.05); the numbers are in docs/reproduction-bopf.md.
+describe("BoPF scenarios over seeds 1-10", () => {
+  it("bopf: LQ time as SP's while DRF's grows with the TQs; TQs as DRF's and ahead of SP's with large bursts", { timeout: 1_800_000 }, () => {
+    const x = [0, 1, 2].map((row) => cell(0, row, "x bopf vs drf"));
+    expectBelowOverSeeds(x[0], 1.3, "1 TQ: BoPF over DRF"); // ~1 with one TQ
+    expectAboveOverSeeds(x[2].map((v, i) => v - x[1][i]), 0, "BoPF over DRF at 16 TQs - at 8"); // rising with the TQs
+    for (const row of [0, 1, 2]) expectBelowOverSeeds(ratio(cell(0, row, "LQ bopf"), cell(0, row, "LQ sp")), 1.25, `row ${row}: BoPF's LQ avg / SP's`);
+    const big = 1; // bursts 8x
+    expectBelowOverSeeds(ratio(cell(1, big, "TQ bopf"), cell(1, big, "TQ drf")), 1.05, "8x bursts: BoPF's TQ avg / DRF's");
+    expectAboveOverSeeds(ratio(cell(1, big, "TQ sp"), cell(1, big, "TQ drf")), 1.05, "8x bursts: SP's TQ avg / DRF's");
+    expectAboveOverSeeds(ratio(cell(1, big, "TQ sp"), cell(1, big, "TQ bopf")), 1.05, "8x bursts: SP's TQ avg / BoPF's");
+  });
+
+  // With 8x bursts every 300 s SP's TQs were 1.2x slower than DRF's on seed 1 (1.20); over seeds
+  // 1-10 the factor is 1.122 ± 0.030 [1.080, 1.201] (SP/BoPF the same): SP slows the TQs, but
+  // not by 1.2x. Known failure.
+  it.fails("bopf: SP's TQs at least 1.2x slower than DRF's and BoPF's with 8x bursts", { timeout: 1_800_000 }, () => {
+    expectAboveOverSeeds(ratio(cell(1, 1, "TQ sp"), cell(1, 1, "TQ drf")), 1.2, "8x bursts: SP's TQ avg / DRF's");
+    expectAboveOverSeeds(ratio(cell(1, 1, "TQ sp"), cell(1, 1, "TQ bopf")), 1.2, "8x bursts: SP's TQ avg / BoPF's");
   });
 
   // The paper's factors (Tables 3-4) came out with the old reservation dispatch; the default
-  // work-conserving dispatch gives 1.68x at 8 TQs here (docs/reproduction-dispatch.md).
-  it.fails("bopf: the paper's factor of improvement over DRF (8 TQs > 1.8x, 16 TQs > 3x) with the default dispatch", () => {
-    const r = getScenario("bopf")!.run({ seed: 1, engine, params: { tqs: "1,8,16", scales: "1", tqJobs: 3, bursts: 3 } });
-    const t = r.tables[0];
-    const x = t.rows.map((row) => row[t.columns.indexOf("x bopf vs drf")] as number);
-    expect(x[1]).toBeGreaterThan(1.8);
-    expect(x[2]).toBeGreaterThan(3);
+  // work-conserving dispatch gives, over seeds 1-10, 1.779 ± 0.186 [1.362, 2.227] at 8 TQs and
+  // 2.943 ± 0.307 [2.219, 3.662] at 16 (docs/reproduction-bopf.md). Known failure.
+  it.fails("bopf: the paper's factor of improvement over DRF (8 TQs > 1.8x, 16 TQs > 3x) with the default dispatch", { timeout: 1_800_000 }, () => {
+    expectAboveOverSeeds(cell(0, 1, "x bopf vs drf"), 1.8, "8 TQs: BoPF over DRF");
+    expectAboveOverSeeds(cell(0, 2, "x bopf vs drf"), 3, "16 TQs: BoPF over DRF");
   });
 
   it("bopf-multi-lq: three LQs land hard, soft, elastic with the deciding condition", () => {

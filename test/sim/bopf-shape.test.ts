@@ -1,32 +1,67 @@
-// docs/reproduction.md#headline-results / the BoPF paper's Tables 3-4: with 1 LQ and N TQs the LQ's average completion
-// time under SP stays low while DRF's grows with the number of TQs.
-import { describe, expect, it } from "vitest";
+// docs/reproduction-bopf.md / the BoPF paper's Tables 3-4: with 1 LQ and N TQs the LQ's average
+// completion time under SP stays low while DRF's grows with the number of TQs. Every claim is over
+// seeds 1-10 with a margin (test/helpers/over-seeds.ts: the 95% interval of the mean beyond the
+// bound and a sign test p < 0.05), never one seed. The workload keeps 4 jobs per TQ (not 10) so
+// the 100+ runs stay affordable: the TQs are still backlogged through the third burst (t = 2100)
+// at 8 and 16 TQs, which is what the claims are about.
+import { describe, it } from "vitest";
 import { loadEngineSync } from "../../src/index.js";
 import { simulate } from "../../src/sim/simulator.js";
 import { bopfWorkload } from "../../src/workloads/bopf.js";
+import { expectAboveOverSeeds, expectBelowOverSeeds } from "../helpers/over-seeds.js";
 
-describe("BoPF paper shape under DRF and SP", () => {
-  const engine = loadEngineSync();
-  const lqAvg = (tqs: number, policy: string, reservation = true) =>
-    simulate(bopfWorkload({ tqs, bursts: 3 }, 11), { policy, engine, reservation }).metrics.classes.LQ.avgCompletion!;
+const SEEDS = Array.from({ length: 10 }, (_, i) => i + 1);
+const COUNTS = [1, 2, 4, 8, 16];
+const engine = loadEngineSync();
+const runs = new Map<string, number[]>();
 
-  // The paper's magnitudes hold with the reservation reading (unguaranteed queues start nothing
-  // while a guaranteed LQ is below its guarantee). Under the default work-conserving dispatch the
-  // shape holds but the magnitude is smaller (seed 11: 2.33x at 8 TQs, 3.31x at 16;
-  // docs/reproduction-dispatch.md): that is the known failure below.
-  it.fails("default dispatch: the paper's magnitude (8 TQs: DRF/SP > 2.5, 16 TQs: > 4)", () => {
-    expect(lqAvg(8, "drf", false) / lqAvg(8, "sp", false)).toBeGreaterThan(2.5);
-    expect(lqAvg(16, "drf", false) / lqAvg(16, "sp", false)).toBeGreaterThan(4);
+/** Per seed, the LQ's average completion time with `tqs` TQs under `policy`. */
+function lqAvg(tqs: number, policy: string, reservation: boolean): number[] {
+  if (policy === "drf") reservation = false; // DRF guarantees no queue: the option changes nothing
+  const key = `${tqs}/${policy}/${reservation}`;
+  let xs = runs.get(key);
+  if (!xs) {
+    xs = SEEDS.map((seed) => simulate(bopfWorkload({ tqs, bursts: 3, tqJobs: 4 }, seed), { policy, engine, reservation }).metrics.classes.LQ.avgCompletion!);
+    runs.set(key, xs);
+  }
+  return xs;
+}
+const ratio = (a: number[], b: number[]) => a.map((x, i) => x / b[i]);
+const diff = (a: number[], b: number[]) => a.map((x, i) => x - b[i]);
+
+describe("BoPF paper shape under DRF and SP, over seeds 1-10", () => {
+  // The paper's magnitudes under the default work-conserving dispatch: the shape holds (next
+  // test) but the magnitude is smaller. Measured over seeds 1-10 (DRF/SP, mean ± 95% interval
+  // [min, max]): 8 TQs 1.939 ± 0.172 [1.439, 2.201], 16 TQs 2.964 ± 0.298 [2.119, 3.587]
+  // (docs/reproduction-bopf.md). Known failure.
+  it.fails("default dispatch: the paper's magnitude (8 TQs: DRF/SP > 2.5, 16 TQs: > 4)", { timeout: 1_800_000 }, () => {
+    expectAboveOverSeeds(ratio(lqAvg(8, "drf", false), lqAvg(8, "sp", false)), 2.5, "8 TQs, DRF/SP");
+    expectAboveOverSeeds(ratio(lqAvg(16, "drf", false), lqAvg(16, "sp", false)), 4, "16 TQs, DRF/SP");
   });
 
-  it("DRF's LQ completion grows with the number of TQs; SP's stays far below (reservation reading)", () => {
-    const counts = [1, 2, 4, 8, 16];
-    const drf = counts.map((n) => lqAvg(n, "drf"));
-    const sp = counts.map((n) => lqAvg(n, "sp"));
-    for (let i = 1; i < counts.length; i++) expect(drf[i]).toBeGreaterThan(drf[i - 1]);
-    expect(drf[3] / sp[3]).toBeGreaterThan(2.5); // 8 TQs: SP far below DRF
-    expect(drf[4] / sp[4]).toBeGreaterThan(4); // 16 TQs
-    expect(drf[0] / sp[0]).toBeLessThan(1.6); // 1 TQ: about the same
-    for (const s of sp) expect(s).toBeLessThan(drf[4] / 3);
+  it("default dispatch: SP's LQ well below DRF's at 8 and 16 TQs, and the gap grows with the TQs", { timeout: 1_800_000 }, () => {
+    const r8 = ratio(lqAvg(8, "drf", false), lqAvg(8, "sp", false));
+    const r16 = ratio(lqAvg(16, "drf", false), lqAvg(16, "sp", false));
+    expectAboveOverSeeds(r8, 1.5, "8 TQs, DRF/SP");
+    expectAboveOverSeeds(r16, 2, "16 TQs, DRF/SP");
+    expectAboveOverSeeds(diff(r16, r8), 0, "DRF/SP at 16 TQs - at 8");
+  });
+
+  it("DRF's LQ completion grows with the number of TQs; SP's stays far below (reservation reading)", { timeout: 1_800_000 }, () => {
+    const drf = COUNTS.map((n) => lqAvg(n, "drf", true));
+    const sp = COUNTS.map((n) => lqAvg(n, "sp", true));
+    for (let i = 1; i < COUNTS.length; i++) expectAboveOverSeeds(diff(drf[i], drf[i - 1]), 0, `DRF's LQ avg at ${COUNTS[i]} TQs - at ${COUNTS[i - 1]}`);
+    expectBelowOverSeeds(ratio(drf[0], sp[0]), 1.6, "1 TQ, DRF/SP"); // about the same
+    for (let i = 0; i < COUNTS.length; i++) expectAboveOverSeeds(ratio(drf[4], sp[i]), 3, `DRF at 16 TQs / SP at ${COUNTS[i]}`);
+  });
+
+  // The paper's magnitudes with the reservation reading (unguaranteed queues start nothing while
+  // a guaranteed LQ is below its guarantee) held on the one seed this test used to run (seed 11:
+  // above 2.5 and 4); over seeds 1-10 the means are above the bounds but not by a margin: 8 TQs
+  // 2.578 ± 0.178 [2.113, 2.914] (7 of 10 seeds above 2.5), 16 TQs 4.200 ± 0.234 [3.648, 4.721]
+  // (8 of 10 above 4). Known failure.
+  it.fails("reservation reading: the paper's magnitude (8 TQs: DRF/SP > 2.5, 16 TQs: > 4)", { timeout: 1_800_000 }, () => {
+    expectAboveOverSeeds(ratio(lqAvg(8, "drf", true), lqAvg(8, "sp", true)), 2.5, "8 TQs, DRF/SP");
+    expectAboveOverSeeds(ratio(lqAvg(16, "drf", true), lqAvg(16, "sp", true)), 4, "16 TQs, DRF/SP");
   });
 });

@@ -63,8 +63,7 @@ describe("simulator", () => {
   };
 
   it("every job ends (finished) and nothing is over-allocated, for random workloads under every policy, without preemption", everyJobEnds(false));
-  // KNOWN FAILURE: preemption under the shared dispatch (src/dispatch/) can cycle: room freed for a blocked queue is taken back by the elastic phase, and the cycle detector (src/sim/actions/preempt.ts) stops the run. Open in issue 19/21.
-  it.fails("every job ends (finished) and nothing is over-allocated, for random workloads under every policy, with preemption", everyJobEnds(true));
+  it("every job ends (finished) and nothing is over-allocated, for random workloads under every policy, with preemption", everyJobEnds(true));
 
   it("catches a policy that over-allocates (time, queue and job named)", () => {
     const greedy: Policy = {
@@ -116,8 +115,7 @@ describe("simulator", () => {
     expect(ticks).toBeGreaterThanOrEqual(10);
   });
 
-  // KNOWN FAILURE: preemption under the shared dispatch (src/dispatch/) can cycle: room freed for a blocked queue is taken back by the elastic phase, and the cycle detector (src/sim/actions/preempt.ts) stops the run. Open in issue 19/21.
-  it.fails("preemption lets an LQ burst take resources held by TQs under SP", () => {
+  it("preemption lets an LQ burst take resources held by TQs under SP", () => {
     const w = bopfWorkload({ tqs: 4, tqJobs: 3, bursts: 2 }, 7);
     const plain = simulate(w, { policy: "sp", engine });
     const pre = simulate(w, { policy: "sp", engine, preemption: true });

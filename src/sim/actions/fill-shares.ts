@@ -1,37 +1,44 @@
 // Action "fill shares" (share policies): the shared dispatch (src/dispatch/dispatcher.ts) —
 // guaranteed queues up to their per-resource targets, then online DRF on what is free — the
-// same code the live scheduler runs. When nothing more starts and preemption is on, the
-// preempt action may free room, bounded by the number of tasks running when the point began.
+// same code the live scheduler runs. With preemption on, between the guaranteed phases and the
+// elastic phase the preempt action frees room for owed guaranteed queues and serves them from
+// it, the guaranteed phases run again, and killed tasks that fit again are revived; only then
+// may the elastic phase use what is left. Kills per point are bounded by the tasks running when
+// it began.
 import { Dispatcher } from "../../dispatch/dispatcher.js";
 import type { Policy } from "../../policy/policy.js";
+import type { TaskRt } from "../runtime.js";
 import type { SimRun } from "../sim-run.js";
-import { preemptOne } from "./preempt.js";
+import { preemptForOwed, reviveFitting } from "./preempt.js";
 
 export class FillShares {
   private readonly dispatcher: Dispatcher;
   private readonly start: (q: number) => void;
+  private budget = 0;
+  private readonly preempt: (() => void) | undefined;
 
-  constructor(private readonly run: SimRun, private readonly preemption: boolean, reservation = false) {
+  constructor(private readonly run: SimRun, preemption: boolean, reservation = false) {
     const cl = run.cl;
     this.dispatcher = new Dispatcher(run.k, { reservation });
     this.dispatcher.reset(cl.queues.length);
     cl.onChange = (q) => this.dispatcher.touch(cl, q.index);
     for (const q of cl.queues) this.dispatcher.touch(cl, q.index);
     this.start = (q) => run.startTask(cl.queues[q]);
+    this.preempt = preemption ? () => this.preemptAll() : undefined;
   }
 
   /** One scheduling point under `policy` (which implements `shares`). */
   apply(policy: Policy): void {
-    const cl = this.run.cl;
-    let preemptBudget = cl.queues.reduce((a, q) => a + q.runningTasks, 0);
-    this.dispatcher.apply(cl, policy, this.start, this.preemption);
-    // bounded: each point preempts at most as many tasks as were running when it began
-    if (!this.preemption) return;
-    let preempted = false;
-    while (preemptBudget-- > 0 && preemptOne(this.run, this.dispatcher.shareDom)) {
-      preempted = true;
-      this.dispatcher.applyAfterPreemption(cl, policy, this.start);
+    this.budget = this.run.cl.queues.reduce((a, q) => a + q.runningTasks, 0);
+    this.dispatcher.apply(this.run.cl, policy, this.start, this.preempt);
+  }
+
+  /** Preemptions of one point (inside the dispatch, before its elastic phase). */
+  private preemptAll(): void {
+    const killed: TaskRt[] = [];
+    for (let n; this.budget > 0 && (n = preemptForOwed(this.run, this.dispatcher, this.budget, killed)) > 0; this.budget -= n) {
+      this.dispatcher.applyAfterPreemption(this.run.cl, this.start);
     }
-    if (preempted) this.dispatcher.finishPreemption(cl, this.start);
+    if (killed.length > 0) reviveFitting(this.run, killed);
   }
 }

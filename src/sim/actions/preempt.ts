@@ -1,14 +1,25 @@
-// Action "preempt": the queue furthest below its share whose next task does not fit takes
-// the newest task of the queue furthest above its share, if that queue stays at or above its
-// share and the task holds a resource the waiting task is blocked on (otherwise killing it
-// would free nothing useful and could repeat forever). The killed task re-runs later from
-// scratch.
+// Action "preempt": frees room for a guaranteed queue whose next task is under its target but
+// does not fit, and serves that queue from the freed room at once, so the room reaches the
+// queue it was freed for (docs/policies/simulator.md, "Preemption").
 //
-// Churn is bounded: a policy whose targets swing between queues on time alone would kill and
-// restart the same tasks forever. A task preempted a second time with no progress since its
-// first preemption (SimRun.progress: no task ended, no job arrived or ended, no burst closed)
-// is a SimulationError naming the policy and the queues that take turns. The record holds
-// only the preemptions of the current epoch (at most one entry per task).
+// The owed queues are tried in the order the dispatch's guaranteed phase serves them. For one,
+// victims are planned before anything is killed: again and again the newest running task of
+// the queue furthest above its share (dominant share of its target), if that queue stays at or
+// above its share without it, would not take the task straight back in the guaranteed phase
+// (Dispatcher.wouldServe) and the task holds a resource the waiting task is blocked on, until
+// the waiting task fits. A plan that cannot make it fit kills nothing (killing would free
+// room the waiting queue cannot use, which the elastic phase would hand back: a cycle). The plan
+// is then made minimal (a victim whose room is not needed is spared), the victims are killed
+// (they re-run later from scratch) and the owed queue's task starts.
+//
+// After the point's preemptions, a killed task that fits again in what is left is revived (as
+// if never killed) before the elastic phase runs, so no preempted task restarts in the same
+// instant. Churn across points is bounded as well: a task preempted a second time with no
+// progress since its first preemption (SimRun.progress: no task ended, no job arrived or ended,
+// no burst closed) is a SimulationError naming the policy and the queues that take turns (a
+// policy whose targets swing on time alone). The record holds only the preemptions of the
+// current epoch (at most one entry per task).
+import type { Dispatcher } from "../../dispatch/dispatcher.js";
 import { SimulationError } from "../../errors.js";
 import type { QueueRt, StageRt, TaskRt } from "../runtime.js";
 import type { SimRun } from "../sim-run.js";
@@ -24,44 +35,122 @@ const killsOf = new WeakMap<SimRun, { epoch: number; kills: Map<StageRt, Map<num
 
 /** Relative slack when comparing a usage with a share. */
 export const SHARE_EPS = 1e-9;
+const FIT_EPS = 1e-12;
 
-/** Preempts one task for the neediest queue; false when no queue is owed or no victim fits the rule. */
-export function preemptOne(run: SimRun, shareDom: Float64Array): boolean {
+/**
+ * One preemption: frees room for the first owed queue (Dispatcher.owedQueues) a plan of at most
+ * `budget` victims makes room for, kills them, starts that queue's next task and pushes the
+ * victims onto `killed`. Returns the number of tasks killed (0: nothing to preempt).
+ */
+export function preemptForOwed(run: SimRun, dispatcher: Dispatcher, budget: number, killed: TaskRt[]): number {
+  const cl = run.cl;
+  for (const qi of dispatcher.owedQueues(cl)) {
+    const needy = cl.queues[qi];
+    const victims = planVictims(run, dispatcher, needy, budget);
+    if (!victims) continue;
+    for (const task of victims) {
+      recordKill(run, task, task.job.queue, needy);
+      run.killTask(task);
+      task.stage.retry.push(task.index);
+      task.job.pendingTasks++;
+      cl.addPending(task.job.queue, task.stage.demand, 1);
+      run.stats.preemptions++;
+      run.preempted.push({
+        time: cl.time, queue: task.job.queue.spec.name, job: task.job.spec.id, stage: task.job.stages.indexOf(task.stage),
+        task: task.index, started: task.start, for: needy.spec.name,
+      });
+      killed.push(task);
+    }
+    run.startTask(needy);
+    return victims.length;
+  }
+  return 0;
+}
+
+/**
+ * Revives, newest kill first, each task killed at this point that fits in what is free now and
+ * is still waiting to re-run: it goes on as if never preempted (its end stays where it was).
+ */
+export function reviveFitting(run: SimRun, killed: TaskRt[]): void {
+  const cl = run.cl;
+  for (let i = killed.length - 1; i >= 0; i--) {
+    const task = killed[i];
+    const at = task.stage.retry.lastIndexOf(task.index);
+    if (at < 0 || !cl.fits(task.stage.demand)) continue;
+    task.stage.retry.splice(at, 1);
+    task.job.pendingTasks--;
+    cl.addPending(task.job.queue, task.stage.demand, -1);
+    run.reviveTask(task);
+    run.stats.preemptions--;
+    const log = run.preempted;
+    for (let j = log.length - 1; j >= 0; j--) {
+      const p = log[j];
+      if (p.time === cl.time && p.job === task.job.spec.id && p.stage === task.job.stages.indexOf(task.stage) && p.task === task.index && p.started === task.start) { log.splice(j, 1); break; }
+    }
+    forgetKill(run, task);
+  }
+}
+
+/** The fewest victims (by the rule above, at most `budget`) that make `needy`'s next task fit, or null. */
+function planVictims(run: SimRun, dispatcher: Dispatcher, needy: QueueRt, budget: number): TaskRt[] | null {
   const { cl, k } = run;
-  let needy: QueueRt | null = null;
-  let needRatio = Infinity;
-  for (const q of cl.queues) {
-    if (q.rejected || q.runnableTasks === 0) continue;
-    const sd = shareDom[q.index];
-    if (!(sd > 0) || q.useDom >= sd * (1 - SHARE_EPS)) continue;
-    if (q.useDom / sd < needRatio) { needRatio = q.useDom / sd; needy = q; }
-  }
-  if (!needy) return false;
-  // only a task holding a resource the needy task is blocked on is worth killing
+  const shareDom = dispatcher.shareDom;
   const want = needy.nextTask!;
-  const frees = (t: TaskRt) => t.stage.demand.some((d, r) => d > 0 && cl.used[r] + want[r] > cl.capacity[r] * (1 + 1e-12));
-  let victim: QueueRt | null = null;
-  let over = 1 + SHARE_EPS;
-  for (const q of cl.queues) {
-    if (q === needy || q.runningList.length === 0) continue;
-    const sd = shareDom[q.index];
-    const task = q.runningList[q.runningList.length - 1];
-    if (!frees(task)) continue;
-    let taskDom = 0;
-    for (let r = 0; r < k; r++) taskDom = Math.max(taskDom, task.stage.demand[r] / cl.capacity[r]);
-    if (q.useDom - taskDom < sd * (1 - SHARE_EPS)) continue; // would fall below its own share
-    const ratio = sd > 0 ? q.useDom / sd : Infinity;
-    if (ratio > over) { over = ratio; victim = q; }
+  const freed = new Float64Array(k);
+  const blocked = (r: number) => cl.used[r] - freed[r] + want[r] > cl.capacity[r] * (1 + FIT_EPS);
+  const fitsNow = () => { for (let r = 0; r < k; r++) if (blocked(r)) return false; return true; };
+  /** Per queue touched by the plan: its usage without the planned victims, and how many it gives. */
+  const left = new Map<QueueRt, { usage: Float64Array; taken: number }>();
+  const victims: TaskRt[] = [];
+  while (!fitsNow()) {
+    if (victims.length >= budget) return null;
+    let victim: QueueRt | null = null;
+    let over = 1 + SHARE_EPS;
+    for (const q of cl.queues) {
+      if (q === needy) continue;
+      const plan = left.get(q);
+      const taken = plan?.taken ?? 0;
+      if (q.runningList.length <= taken) continue;
+      const task = q.runningList[q.runningList.length - 1 - taken];
+      const d = task.stage.demand;
+      let frees = false;
+      for (let r = 0; r < k && !frees; r++) frees = d[r] > 0 && blocked(r);
+      if (!frees) continue;
+      const usage = plan?.usage ?? q.usage;
+      let dom = 0;
+      let after = 0;
+      const rest = usage.map((u, r) => Math.max(0, u - d[r]));
+      for (let r = 0; r < k; r++) {
+        dom = Math.max(dom, usage[r] / cl.capacity[r]);
+        after = Math.max(after, rest[r] / cl.capacity[r]);
+      }
+      const sd = shareDom[q.index];
+      // would fall below its own share (a share within SHARE_EPS of 0, e.g. SP's TQs during a
+      // burst whose targets are the kernel's positive floor, counts as 0)
+      if (after < sd * (1 - SHARE_EPS) - SHARE_EPS) continue;
+      if (dispatcher.wouldServe(cl, q.index, d, rest)) continue; // would take the task back at once
+      const ratio = sd > SHARE_EPS ? dom / sd : Infinity;
+      if (ratio > over) { over = ratio; victim = q; }
+    }
+    if (!victim) return null;
+    let plan = left.get(victim);
+    if (!plan) left.set(victim, (plan = { usage: Float64Array.from(victim.usage), taken: 0 }));
+    const task = victim.runningList[victim.runningList.length - 1 - plan.taken];
+    plan.taken++;
+    for (let r = 0; r < k; r++) {
+      plan.usage[r] = Math.max(0, plan.usage[r] - task.stage.demand[r]);
+      freed[r] += task.stage.demand[r];
+    }
+    victims.push(task);
   }
-  if (!victim) return false;
-  const task = victim.runningList[victim.runningList.length - 1];
-  recordKill(run, task, victim, needy);
-  run.killTask(task);
-  task.stage.retry.push(task.index);
-  task.job.pendingTasks++;
-  cl.addPending(victim, task.stage.demand, 1);
-  run.stats.preemptions++;
-  return true;
+  // minimal: spare (last planned first) every victim the waiting task fits without
+  for (let i = victims.length - 1; i >= 0; i--) {
+    const d = victims[i].stage.demand;
+    for (let r = 0; r < k; r++) freed[r] -= d[r];
+    if (fitsNow()) victims.splice(i, 1);
+    else for (let r = 0; r < k; r++) freed[r] += d[r];
+  }
+  return victims;
 }
 
 /** Remembers this preemption; a second one of the same task in the same epoch is a cycle. */
@@ -81,4 +170,10 @@ function recordKill(run: SimRun, task: TaskRt, victim: QueueRt, needy: QueueRt):
     );
   }
   byIndex.set(task.index, now);
+}
+
+/** A revived task was not preempted after all. */
+function forgetKill(run: SimRun, task: TaskRt): void {
+  const rec = killsOf.get(run);
+  if (rec && rec.epoch === run.progress) rec.kills.get(task.stage)?.delete(task.index);
 }
