@@ -47,7 +47,7 @@ export interface NodePolicyOptions {
   waitAwareProbes?: boolean;
   /** phoenix: sticky probes released on workers in CRV mode. */
   suspendStickyWhenCongested?: boolean;
-  /** phoenix: wait-aware-probes-all-eligible (probes to the eligible workers of least estimated wait) instead of succinct-state. */
+  /** phoenix, eagle-c: wait-aware-probes-all-eligible (probes to the eligible workers of least estimated wait) instead of succinct-state. */
   waitAwareAllEligible?: boolean;
   /** phoenix: negotiate-soft (on by default; false leaves it out). */
   negotiateSoft?: boolean;
@@ -106,8 +106,8 @@ const BUILT_IN: readonly NodePolicyFactory[] = [
     name: "eagle-c",
     description: "Eagle-C: central long jobs, succinct state sharing, sticky batch probing, SRPT reordering",
     create: (options) => {
-      const a = ablations("eagle-c", options, ["newestProbeFirst"]);
-      return composePolicy("eagle-c", [shortOnlyPartition, centralLongJobs, succinctState, a.newestProbeFirst ? newestProbeFirst : srptQueues, stickyProbes()]);
+      const a = ablations("eagle-c", options, ["newestProbeFirst", "waitAwareAllEligible"]);
+      return composePolicy("eagle-c", [shortOnlyPartition, centralLongJobs, a.waitAwareAllEligible ? waitAwareAllEligible : succinctState, a.newestProbeFirst ? newestProbeFirst : srptQueues, stickyProbes()]);
     },
   },
   {
