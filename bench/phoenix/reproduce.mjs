@@ -11,7 +11,8 @@
 // constrained job fits >= 5% of its workers. Configs: the defaults ("default"), the defaults
 // before issue 19 ("former": releaseLongDemand false, stealers "short-only"), and single
 // options on Phoenix / Eagle-C. Usage: node bench/phoenix/reproduce.mjs FROM TO [part ...]
-// (seeds FROM..TO; parts: yahoo, google, ablations, waitaware; default all). Needs npm run build and
+// (seeds FROM..TO; parts: yahoo, google, ablations, waitaware = waitaware-yahoo +
+// waitaware-google; default all). Needs npm run build and
 // FAIRSCHED_TRACES.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -54,11 +55,14 @@ if (parts.has("google")) {
     settings.push({ setting: name, trace: google, u, cutoff: EAGLE_CUTOFFS.google, shortOnly: 0.17, runs: MAIN.map((p) => [p, "default", {}, {}]) });
   }
 }
-if (parts.has("waitaware")) {
-  // probes placed by estimated wait over all eligible workers, under Phoenix and under Eagle-C
-  const runs = ["phoenix", "eagle-c"].map((p) => [p, "waitAwareAllEligible", { waitAwareAllEligible: true }, {}]);
-  settings.push({ setting: "yahoo-90", trace: yahoo, u: 0.9, cutoff: EAGLE_CUTOFFS.yahoo, shortOnly: 0.02, runs });
-  settings.push({ setting: "google-high", trace: google, u: g.offered.high, cutoff: EAGLE_CUTOFFS.google, shortOnly: 0.17, runs });
+// probes placed by estimated wait over all eligible workers, under Phoenix and under Eagle-C
+// (slow on Google: every job scans every eligible worker's queue)
+const waitAware = ["phoenix", "eagle-c"].map((p) => [p, "waitAwareAllEligible", { waitAwareAllEligible: true }, {}]);
+if (parts.has("waitaware") || parts.has("waitaware-yahoo")) {
+  settings.push({ setting: "yahoo-90", trace: yahoo, u: 0.9, cutoff: EAGLE_CUTOFFS.yahoo, shortOnly: 0.02, runs: waitAware });
+}
+if (parts.has("waitaware") || parts.has("waitaware-google")) {
+  settings.push({ setting: "google-high", trace: google, u: g.offered.high, cutoff: EAGLE_CUTOFFS.google, shortOnly: 0.17, runs: waitAware });
 }
 
 const WINDOW = 1000;
