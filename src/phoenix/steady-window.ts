@@ -9,8 +9,9 @@
 // earlier). The paper runs Google at 86% and 43% average utilization (Fig. 7, §VI-A). Long
 // tasks of this window run up to 84,341 s, far past its last arrival, so the offered load
 // (task-seconds / (workers x arrival span)) overstates the busy fraction while jobs arrive: the
-// offered loads below give a measured arrival-span busy fraction (result.arrivalUtilization) of
-// 0.87 and 0.44 under Eagle-C (seed 1: 6,400 and 14,500 workers; over 20 seeds in the docs).
+// offered loads below (6,439 and 14,474 workers) give a measured arrival-span busy fraction
+// (result.arrivalUtilization) of 0.85 ± 0.01 and 0.43 ± 0.00 (seeds 1-20, 95% intervals;
+// docs/reproduction-phoenix.md).
 import { InputError, describeValue } from "../errors.js";
 
 export interface SteadyWindow {
