@@ -1,25 +1,47 @@
-// Summarizes bench/phoenix/reproduce.mjs output (JSON lines on stdin): per config and policy the
-// mean short-job p50/p90/p99 over seeds with a 95% t interval, and per config the geometric mean
-// of the per-seed ratio (policy p99 / Phoenix p99) with a 95% interval on the log ratios.
+// Summarizes bench/phoenix/reproduce.mjs output (JSON lines on stdin), per setting and config:
+// each policy's mean short-job p50/p90/p99 over the seeds with a 95% t interval, and Phoenix's
+// p50/p90/p99 relative to each other policy on the same seed (geometric mean of the per-seed
+// ratio Phoenix / other, 95% t interval on the log ratios: below 1 = Phoenix faster, the
+// paper's Fig. 7 / Fig. 10 normalization). Intervals: src/des/confidence.ts (meanCi95).
+// Usage: node bench/phoenix/summarize.mjs < runs.jsonl (needs npm run build).
 import { readFileSync } from "node:fs";
-const rows = readFileSync(0, "utf8").trim().split("\n").map((l) => JSON.parse(l));
-// two-sided 95% t quantiles by degrees of freedom (1..30)
-const T = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042];
-const ci = (xs) => {
-  const n = xs.length, m = xs.reduce((a, b) => a + b, 0) / n;
-  const sd = Math.sqrt(xs.reduce((a, b) => a + (b - m) ** 2, 0) / (n - 1));
-  return [m, T[n - 2] * sd / Math.sqrt(n), n];
-};
+import { meanCi95 } from "../../dist/des/confidence.js";
+
+// one row per (setting, seed, policy, config): runs are deterministic, so a repeat is a duplicate
+const seen = new Set();
+const rows = readFileSync(0, "utf8").trim().split("\n").map((l) => JSON.parse(l)).filter((r) => {
+  const key = `${r.setting}|${r.seed}|${r.policy}|${r.config}`;
+  return seen.has(key) ? false : (seen.add(key), true);
+});
 const f = (x) => (x >= 100 ? x.toFixed(0) : x.toFixed(2));
-for (const config of [...new Set(rows.map((r) => r.config))]) {
-  const seeds = [...new Set(rows.filter((r) => r.config === config).map((r) => r.seed))].sort((a, b) => a - b);
-  console.log(`\n${config} (Yahoo, 90% offered load, seeds ${seeds.join(",")})`);
-  console.log("| policy | p50 | p90 | p99 | p99 / Phoenix p99 (geo. mean, 95% CI) |\n|---|---|---|---|---|");
-  const ph = new Map(rows.filter((r) => r.config === config && r.policy === "phoenix").map((r) => [r.seed, r.p99]));
-  for (const policy of ["phoenix", "eagle-c", "hawk-c", "sparrow-c"]) {
-    const rs = rows.filter((r) => r.config === config && r.policy === policy && ph.has(r.seed));
-    const cells = ["p50", "p90", "p99"].map((k) => { const [m, h] = ci(rs.map((r) => r[k])); return `${f(m)} ± ${f(h)}`; });
-    const [lm, lh] = ci(rs.map((r) => Math.log(r.p99 / ph.get(r.seed))));
-    console.log(`| ${policy} | ${cells.join(" | ")} | ${Math.exp(lm).toFixed(3)} [${Math.exp(lm - lh).toFixed(3)}, ${Math.exp(lm + lh).toFixed(3)}] |`);
+const cell = (xs) => {
+  const c = meanCi95(xs);
+  return c.half === null ? f(c.mean) : `${f(c.mean)} ± ${f(c.half)}`;
+};
+const ratio = (xs) => {
+  const c = meanCi95(xs.map(Math.log));
+  return c.half === null ? Math.exp(c.mean).toFixed(3) : `${Math.exp(c.mean).toFixed(3)} [${Math.exp(c.lo).toFixed(3)}, ${Math.exp(c.hi).toFixed(3)}]`;
+};
+const uniq = (xs) => [...new Set(xs)];
+
+for (const setting of uniq(rows.map((r) => r.setting))) {
+  const inSetting = rows.filter((r) => r.setting === setting);
+  // Phoenix under the defaults is the reference every config of this setting is compared with
+  const ref = new Map(inSetting.filter((r) => r.policy === "phoenix" && r.config === "default").map((r) => [r.seed, r]));
+  for (const config of uniq(inSetting.map((r) => r.config))) {
+    const rs = inSetting.filter((r) => r.config === config);
+    const seeds = uniq(rs.map((r) => r.seed)).sort((a, b) => a - b);
+    const u = rs.filter((r) => r.policy === "eagle-c" || r.policy === rs[0].policy);
+    console.log(`\n${setting}, ${config} (seeds ${seeds[0]}-${seeds.at(-1)}, n = ${seeds.length}; workers ${uniq(rs.map((r) => r.workers)).join("/")}; ` +
+      `busy while jobs arrive ${cell(u.map((r) => r.arrivalUtilization))}, at short arrivals ${cell(u.map((r) => r.busyAtShort))})`);
+    console.log("| policy | p50 (s) | p90 (s) | p99 (s) | default Phoenix / this: p50 | p90 | p99 | relaxations (sum) |\n|---|---|---|---|---|---|---|---|");
+    for (const policy of uniq(rs.map((r) => r.policy))) {
+      const ps = rs.filter((r) => r.policy === policy && ref.has(r.seed));
+      const cells = ["p50", "p90", "p99"].map((k) => cell(ps.map((r) => r[k])));
+      const rat = ["p50", "p90", "p99"].map((k) => ratio(ps.map((r) => ref.get(r.seed)[k] / r[k])));
+      const relax = ps.reduce((a, r) => a + r.relaxations.unsatisfiable + r.relaxations.congested + r.relaxations.negotiated, 0);
+      const neg = ps.reduce((a, r) => a + r.relaxations.negotiated, 0);
+      console.log(`| ${policy} | ${cells.join(" | ")} | ${rat.join(" | ")} | ${relax} (negotiated ${neg}) |`);
+    }
   }
 }

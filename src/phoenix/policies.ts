@@ -10,8 +10,9 @@
 //  eagle-c    short-only-partition, central-long-jobs, succinct-state, srpt-queues,
 //             sticky-probes [SRPT yes, SBP yes, no stealing].
 //  phoenix    eagle-c's plugins plus crv-reordering (the CRV monitor; congested queues ordered
-//             by CRV instead of SRPT) and relax-congested-soft (admission control by
-//             demand / supply). Probes are placed as in Eagle (SSS): the paper's "probable
+//             by CRV instead of SRPT), relax-congested-soft (admission control by demand /
+//             supply) and negotiate-soft (soft constraints dropped when no eligible worker has
+//             capacity, §III-C 2). Probes are placed as in Eagle (SSS): the paper's "probable
 //             nodes ... similar to Eagle's Succinct State Sharing"; E[W] only marks queues for
 //             reordering.
 //
@@ -24,6 +25,7 @@ import { batchSampling } from "./plugins/batch-sampling.js";
 import { centralLongJobs } from "./plugins/central-long-jobs.js";
 import { crvReordering } from "./plugins/crv-reordering.js";
 import { fifoQueues } from "./plugins/fifo-queues.js";
+import { negotiateSoft } from "./plugins/negotiate-soft.js";
 import { newestProbeFirst } from "./plugins/newest-probe-first.js";
 import { probedLongJobs } from "./plugins/probed-long-jobs.js";
 import { relaxCongestedSoft } from "./plugins/relax-congested-soft.js";
@@ -31,6 +33,7 @@ import { shortOnlyPartition } from "./plugins/short-only-partition.js";
 import { srptQueues } from "./plugins/srpt-queues.js";
 import { stickyProbes } from "./plugins/sticky-probes.js";
 import { succinctState } from "./plugins/succinct-state.js";
+import { waitAwareAllEligible } from "./plugins/wait-aware-all-eligible.js";
 import { waitAwareProbes } from "./plugins/wait-aware-probes.js";
 import { workStealing } from "./plugins/work-stealing.js";
 
@@ -44,6 +47,10 @@ export interface NodePolicyOptions {
   waitAwareProbes?: boolean;
   /** phoenix: sticky probes released on workers in CRV mode. */
   suspendStickyWhenCongested?: boolean;
+  /** phoenix, eagle-c: wait-aware-probes-all-eligible (probes to the eligible workers of least estimated wait) instead of succinct-state. */
+  waitAwareAllEligible?: boolean;
+  /** phoenix: negotiate-soft (on by default; false leaves it out). */
+  negotiateSoft?: boolean;
 }
 
 export interface NodePolicyFactory {
@@ -87,10 +94,10 @@ const BUILT_IN: readonly NodePolicyFactory[] = [
     name: "phoenix",
     description: "Phoenix: Eagle-C plus the CRV monitor, CRV-based reordering of congested queues, soft-constraint relaxation",
     create: (options) => {
-      const a = ablations("phoenix", options, ["newestProbeFirst", "waitAwareProbes", "suspendStickyWhenCongested"]);
+      const a = ablations("phoenix", options, ["newestProbeFirst", "waitAwareProbes", "suspendStickyWhenCongested", "waitAwareAllEligible", "negotiateSoft"]);
       return composePolicy("phoenix", [
-        shortOnlyPartition, centralLongJobs, succinctState, ...(a.waitAwareProbes ? [waitAwareProbes] : []),
-        a.newestProbeFirst ? newestProbeFirst : srptQueues, crvReordering(), relaxCongestedSoft,
+        shortOnlyPartition, centralLongJobs, a.waitAwareAllEligible ? waitAwareAllEligible : succinctState, ...(a.waitAwareProbes ? [waitAwareProbes] : []),
+        a.newestProbeFirst ? newestProbeFirst : srptQueues, crvReordering(), relaxCongestedSoft, ...(a.negotiateSoft === false ? [] : [negotiateSoft]),
         stickyProbes({ suspendWhenCongested: a.suspendStickyWhenCongested === true }),
       ]);
     },
@@ -99,8 +106,8 @@ const BUILT_IN: readonly NodePolicyFactory[] = [
     name: "eagle-c",
     description: "Eagle-C: central long jobs, succinct state sharing, sticky batch probing, SRPT reordering",
     create: (options) => {
-      const a = ablations("eagle-c", options, ["newestProbeFirst"]);
-      return composePolicy("eagle-c", [shortOnlyPartition, centralLongJobs, succinctState, a.newestProbeFirst ? newestProbeFirst : srptQueues, stickyProbes()]);
+      const a = ablations("eagle-c", options, ["newestProbeFirst", "waitAwareAllEligible"]);
+      return composePolicy("eagle-c", [shortOnlyPartition, centralLongJobs, a.waitAwareAllEligible ? waitAwareAllEligible : succinctState, a.newestProbeFirst ? newestProbeFirst : srptQueues, stickyProbes()]);
     },
   },
   {

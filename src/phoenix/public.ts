@@ -9,3 +9,4 @@ export { generateMachines, GENERATIONS } from "./machines.js";
 export { attachConstraints, workersForUtilization, offeredLoad, type PhoenixJob } from "./workload.js";
 export { groupStats, percentiles, GROUPS, type Group, type Percentiles } from "./metrics.js";
 export { DEFAULT_SLACK_THRESHOLD } from "../kernels/crv/call.js";
+export { GOOGLE_STEADY_WINDOW, arrivalWindow, arrivalCv, type SteadyWindow } from "./steady-window.js";

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { InputError, loadEngineSync } from "../../src/index.js";
 import { pkWaitTime } from "../../src/phoenix/pk.js";
+import { REFERENCE_FLEET } from "../../src/phoenix/constraint-gen.js";
 import { satisfies, ConstraintIndex, validateConstraint, type Constraint, type Machines } from "../../src/phoenix/constraints.js";
 import { generateMachines } from "../../src/phoenix/machines.js";
 import { loadEagleTrace, parseEagleTrace, parseEagleLine, EAGLE_CUTOFFS, cutoffForTrace } from "../../src/phoenix/eagle-trace.js";
@@ -91,7 +92,11 @@ describe("constraint generator (Google distribution, Table II / Fig. 6)", () => 
   // Paper targets (the Phoenix paper §V-A, Fig. 6, Table II), checked on a fixed seed (the
   // Google subtrace, constraints seed 42, 5,000 workers seed 1). Measured at calibration:
   // constrained tasks 46%; k = 1..6: 26/32/20/10/6/4% of constrained jobs, fitting on average
-  // 37.8, 13.6, 9.5, 7.7, 6.2, 4.9% of workers; ISA in 85% of constrained jobs.
+  // 37.8, 14.9, 10.2, 9.3, 7.7, 7.3% of workers; ISA in 85% of constrained jobs. Since issue 19
+  // every job fits >= 5% of the calibration fleet (the paper's floor), which lifts the means of
+  // k = 2 and 6 above Fig. 6's 12% and 5% (before the floor: 13.6% and 4.9%, with 16% of
+  // constrained jobs under 5%): values narrower than the floor are no longer drawn, and the
+  // discrete attribute values leave few choices just above it (docs/reproduction-phoenix.md).
   const fixture = async () => {
     const tr = await loadEagleTrace(join(TRACES, "GOOG_subtrace.tr"));
     const jobs = attachConstraints(tr.jobs, new Rng(42));
@@ -114,7 +119,7 @@ describe("constraint generator (Google distribution, Table II / Fig. 6)", () => 
     expect(share((k) => k >= 4)).toBeLessThan(0.24);
     expect(share((k) => k > 6)).toBe(0);
   });
-  it("Fig. 6: jobs with 2 constraints fit ~12% of workers, with 6 ~5%, decreasing in between", async () => {
+  it("Fig. 6 with the 5% floor: jobs with 2 constraints fit ~12-15% of workers, with 6 5-8.5%, decreasing in between", async () => {
     const { idx, machines, cons } = await fixture();
     const fit: number[] = [];
     for (let k = 1; k <= 6; k++) {
@@ -123,9 +128,9 @@ describe("constraint generator (Google distribution, Table II / Fig. 6)", () => 
       fit[k] = js.reduce((a, j) => a + idx.eligible(j.constraints).length, 0) / (js.length * machines.count);
     }
     expect(fit[2]).toBeGreaterThan(0.09); // "only 12% of the worker nodes could satisfy"
-    expect(fit[2]).toBeLessThan(0.15);
-    expect(fit[6]).toBeGreaterThan(0.035); // "as low as 5% in case of 6 constraints"
-    expect(fit[6]).toBeLessThan(0.065);
+    expect(fit[2]).toBeLessThan(0.16); // 14.9% measured: the floor lifts it (above)
+    expect(fit[6]).toBeGreaterThan(0.05); // "as low as 5% in case of 6 constraints": the floor
+    expect(fit[6]).toBeLessThan(0.085);
     for (let k = 3; k <= 5; k++) {
       expect(fit[k]).toBeGreaterThan(0.05); // between the two points the paper gives
       expect(fit[k]).toBeLessThan(0.12);
@@ -147,6 +152,39 @@ describe("constraint generator (Google distribution, Table II / Fig. 6)", () => 
   it("every generated job fits some worker of a large fleet", async () => {
     const { idx, cons } = await fixture();
     expect(cons.filter((j) => idx.eligible(j.constraints).length === 0).length).toBe(0);
+  });
+  it("property: every constrained job fits at least minSupply (default 5%) of the fleet it is calibrated on", () => {
+    // the paper keeps every job at >= ~5% of workers (Fig. 6); the floor holds exactly on the
+    // calibration fleet: the fixed reference fleet by default, or the machines given as `fleet`
+    const trace = parseEagleTrace("0 1 1 1\n".repeat(200)).jobs;
+    const reference = generateMachines(REFERENCE_FLEET.size, new Rng(REFERENCE_FLEET.seed));
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.option(fc.integer({ min: 200, max: 3000 }), { nil: undefined }), fc.constantFrom(undefined, 0.05, 0.1), (seed, fleetSize, minSupply) => {
+        const fleet = fleetSize === undefined ? undefined : generateMachines(fleetSize, new Rng(seed ^ 0x3c3c));
+        const on = fleet ?? reference;
+        const idx = new ConstraintIndex(on);
+        for (const j of attachConstraints(trace, new Rng(seed), { fleet, minSupply })) {
+          if (j.constraints.length === 0) continue;
+          expect(idx.eligible(j.constraints).length).toBeGreaterThanOrEqual(Math.ceil((minSupply ?? 0.05) * on.count - 1e-9));
+        }
+      }),
+      { numRuns: 25 },
+    );
+  });
+  it("minSupply 0 restores the generator without a floor (16% of constrained jobs under 5%); bad values are InputErrors", async () => {
+    const { jobs, machines } = await fixture();
+    const tr = await loadEagleTrace(join(TRACES, "GOOG_subtrace.tr"));
+    const idx = new ConstraintIndex(machines);
+    const under = (js: typeof jobs) => {
+      const c = js.filter((j) => j.constraints.length > 0);
+      return c.filter((j) => idx.eligible(j.constraints).length < 0.05 * machines.count).length / c.length;
+    };
+    expect(under(attachConstraints(tr.jobs, new Rng(42), { minSupply: 0 }))).toBeGreaterThan(0.1);
+    // the default floor is on the reference fleet: a 5,000-machine cluster sees it up to sampling noise
+    expect(under(jobs)).toBeLessThan(0.04);
+    expect(under(attachConstraints(tr.jobs, new Rng(42), { fleet: machines }))).toBe(0);
+    expect(() => attachConstraints(tr.jobs, new Rng(42), { minSupply: 2 })).toThrow(/minSupply/);
+    expect(() => attachConstraints(tr.jobs, new Rng(42), { fleet: { count: 2, attrs: new Float64Array(3) } })).toThrow(/fleet.attrs/);
   });
   it("is deterministic for a seed", () => {
     const a = attachConstraints(parseEagleTrace("0 1 1 1\n".repeat(50)).jobs, new Rng(9)).map((j) => j.constraints);

@@ -37,7 +37,7 @@ describe("node policies are plugin compositions", () => {
     expect(names("sparrow-c")).toEqual(["probed-long-jobs", "batch-sampling", "fifo-queues"]);
     expect(names("hawk-c")).toEqual(["short-only-partition", "central-long-jobs", "batch-sampling", "fifo-queues", "work-stealing"]);
     expect(names("eagle-c")).toEqual(["short-only-partition", "central-long-jobs", "succinct-state", "srpt-queues", "sticky-probes"]);
-    expect(names("phoenix")).toEqual(["short-only-partition", "central-long-jobs", "succinct-state", "srpt-queues", "crv-reordering", "relax-congested-soft", "sticky-probes"]);
+    expect(names("phoenix")).toEqual(["short-only-partition", "central-long-jobs", "succinct-state", "srpt-queues", "crv-reordering", "relax-congested-soft", "negotiate-soft", "sticky-probes"]);
   });
 
   it("ablations swap or add one plugin", () => {

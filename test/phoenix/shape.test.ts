@@ -1,129 +1,159 @@
-// docs/reproduction.md#headline-results's headline result for Phoenix, on the real Yahoo trace (YH2_sub.tr, all 3,363 jobs)
-// with generated constraints: Phoenix's short-job p99 is lower than Eagle-C's at high
-// utilization, the two converge at low utilization, and long jobs are not hurt. "Shape, not
-// exact numbers" (docs/reproduction.md#headline-results): the shape holds here; the paper's magnitude does not.
+// The Phoenix paper's headline shapes on the real Yahoo trace (YH2_sub.tr, all 3,363 jobs) with
+// generated constraints, asserted over seeds with 95% confidence intervals (src/des/confidence.ts;
+// issue 19). The same runs over 20 seeds, and the Google steady window, are in
+// docs/reproduction-phoenix.md (bench/phoenix/reproduce.mjs, docs/data/phoenix-issue19-runs.jsonl);
+// this file reruns the first seeds of them (bit-identical runs) to keep its time down.
 //
-// Seeds are fixed (constraints seed s ^ 0x5eed, simulation seed s, the scenario's). With
-// constraints calibrated to the paper's Table II and Fig. 6, Eagle's succinct state sharing and
-// sticky batch probing modelled as Eagle's simulator runs them, and Phoenix's thresholds as
-// §IV-B names them (per-constraint CRV_threshold = Table II slowdown, Qwait_threshold = the E[W]
-// of peak load 0.9; node-sim.ts), Phoenix / Eagle-C short p99 at ~90% offered load over seeds
-// 1-20 is: geometric mean 0.973, lower (by more than 0.5%) on 12 seeds, higher on 2 (by at most
-// 1.6%), 0.76 at best (seed 6); a sign test on 12 vs 2 gives p ~ 0.013. At ~95%: 0.970, lower on
-// 11, higher on 5 (at most 4.9%). At ~40% the two are identical (every seed), and long jobs are
-// identical at both loads. Five seeds (0.97, 0.99, 0.99, 1.01, 0.98) were too few to see it.
+// Setting (as the bench): constraints seed s ^ 0x5eed calibrated on the simulated cluster
+// (machines seed s ^ 0x3a7e, so every constrained job fits >= 5% of its workers), simulation
+// seed s, workers for 90% offered load (~0.8 busy where short jobs arrive: the high-utilization
+// regime) and 40%, the model's defaults (long-job CRV demand released when a task starts, any
+// idle Hawk-C worker steals, Phoenix negotiates soft constraints).
 //
-// The paper's magnitude (Phoenix 1.9x ahead) does NOT reproduce against Eagle-C as the Eagle
-// paper describes it (SRPT), at any load we tried (offered 0.9-1.5, README): it is kept below as
-// a known failure (`it.fails`, geometric mean < 0.95), so the day it starts to hold this file
-// turns red and someone updates it. Why the gap is small: the short-job tail is throughput-bound
-// (constrained jobs whose tasks serialize on 0-2 eligible short-only workers), which no queue
-// order changes (scenario header). The last test pins one hypothesis for the paper's larger
-// gap: older versions of Eagle's published simulator, which the Phoenix paper built on, did not
-// run SRPT (a misspelled variable made it serve the newest probe the slack admits; policies.ts,
-// newestProbeFirst). That bug was fixed in that simulator on 2017-02-23 (commit f03c754), so
-// whether the paper's Eagle-C ran this order is not known. Against that Eagle-C, Phoenix's p99 is 0.98, 0.98, 0.90, 0.87, 0.89 at ~90%
-// (seeds 1-5, geometric mean 0.92) and 1.00 at ~40% (seed 1). Phoenix run with the same
-// newest-first order gains nothing over it (1.00, 1.10, 1.00, 1.00, 0.99): the explanation is
-// SRPT vs that order, not CRV.
-//
-// "High load" is the high-utilization regime, though the arrival-span busy fraction says ~0.55:
-// the first test measures the busy fraction short jobs meet on arrival (0.64-0.84 at ~90%, mean
-// 0.76 over seeds 1-20, while the arrival-span fraction is 0.44-0.67; ~0.5 at ~40%; scenario
-// header). About 70 s (52 simulations).
+// What holds, with a margin: at high load Phoenix and Eagle-C are statistically the same on the
+// short-job tail (the paper's 1.9x does NOT reproduce: it.fails below, with the measured
+// numbers); at low load the two coincide; long jobs are not hurt; Phoenix is far ahead of
+// Hawk-C (further than the paper's 5.5x: it.fails below); and placing probes by estimated wait
+// over all eligible workers gives a gain of the paper's size, to Phoenix and to Eagle-C alike: it
+// comes from placement, not from CRV reordering. 44 simulations.
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadEngineSync } from "../../src/index.js";
 import { loadEagleTrace, EAGLE_CUTOFFS } from "../../src/phoenix/eagle-trace.js";
-import { attachConstraints, workersForUtilization } from "../../src/phoenix/workload.js";
+import { attachConstraints, workersForUtilization, type PhoenixJob } from "../../src/phoenix/workload.js";
+import { generateMachines } from "../../src/phoenix/machines.js";
 import { simulateNodes } from "../../src/phoenix/node-sim.js";
 import { busyAtArrivals, groupStats, saturatedSpan } from "../../src/phoenix/metrics.js";
-import { getNodePolicy } from "../../src/phoenix/policies.js";
+import { getNodePolicy, type NodePolicyOptions } from "../../src/phoenix/policies.js";
+import { meanCi95 } from "../../src/des/confidence.js";
 import { Rng } from "../../src/des/random.js";
+import type { Machines } from "../../src/phoenix/constraints.js";
 import { tracePath } from "../helpers/traces.js";
 
 type Run = { g: ReturnType<typeof groupStats>; r: ReturnType<typeof simulateNodes>; busyShort: number; saturated: number };
 const WINDOW = 1000;
-type Pair = { p: Run; e: Run };
-/** 20 seeds: the effect is a few % of the p99, and 5 seeds were too few to tell it from noise. */
-const SEEDS = Array.from({ length: 20 }, (_, i) => i + 1);
-const high: Pair[] = [];
-const low: Pair[] = [];
-/** Eagle-C serving the newest probe first (Eagle's simulator as published), seeds 1-5 at ~90% and seed 1 at ~40%. */
-const newest: Run[] = [];
-let newestLow: Run;
+const seeds = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
+/** Runs by key `${policy}/${config}@${load}`, one per seed (index seed - 1). */
+const runs = new Map<string, Run[]>();
+const get = (key: string) => runs.get(key)!;
 
 beforeAll(async () => {
   const engine = loadEngineSync();
   const tr = await loadEagleTrace(tracePath("eagle-format/YH2_sub.tr"));
-  const at = (seed: number, u: number, policy: string, options = {}): Run => {
-    const jobs = attachConstraints(tr.jobs, new Rng(seed ^ 0x5eed));
-    const r = simulateNodes(jobs, { engine, policy: getNodePolicy(policy, options), workers: workersForUtilization(jobs, u), seed, cutoff: EAGLE_CUTOFFS.yahoo, busyWindow: WINDOW });
-    const shortArrivals = jobs.filter((j) => !(j.estimate > EAGLE_CUTOFFS.yahoo)).map((j) => j.arrival);
-    const busyShort = busyAtArrivals(r.busyProfile, WINDOW, jobs[0].arrival, shortArrivals)!;
-    return { g: groupStats(r.jobs), r, busyShort, saturated: saturatedSpan(r.busyProfile, WINDOW, 0.95) };
+  const setups = new Map<string, { jobs: PhoenixJob[]; machines: Machines; workers: number; shortArrivals: number[] }>();
+  const setup = (seed: number, u: number) => {
+    const k = `${seed}@${u}`;
+    if (!setups.has(k)) {
+      const workers = workersForUtilization(attachConstraints(tr.jobs, new Rng(0), { constrainedFraction: 0 }), u);
+      const machines = generateMachines(workers, new Rng(seed ^ 0x3a7e));
+      const jobs = attachConstraints(tr.jobs, new Rng(seed ^ 0x5eed), { fleet: machines });
+      setups.set(k, { jobs, machines, workers, shortArrivals: jobs.filter((j) => !(j.estimate > EAGLE_CUTOFFS.yahoo)).map((j) => j.arrival) });
+    }
+    return setups.get(k)!;
   };
-  const pair = (seed: number, u: number): Pair => ({ p: at(seed, u, "phoenix"), e: at(seed, u, "eagle-c") });
-  for (const seed of SEEDS) high.push(pair(seed, 0.9));
-  for (const seed of [1, 2, 3]) low.push(pair(seed, 0.4));
-  for (const seed of [1, 2, 3, 4, 5]) newest.push(at(seed, 0.9, "eagle-c", { newestProbeFirst: true }));
-  newestLow = at(1, 0.4, "eagle-c", { newestProbeFirst: true });
-}, 600_000);
+  const run = (policy: string, config: string, options: NodePolicyOptions, u: number, n: number) => {
+    const out: Run[] = [];
+    for (const seed of seeds(n)) {
+      const s = setup(seed, u);
+      const r = simulateNodes(s.jobs, { engine, policy: getNodePolicy(policy, options), workers: s.workers, machines: s.machines, seed, cutoff: EAGLE_CUTOFFS.yahoo, busyWindow: WINDOW });
+      out.push({ g: groupStats(r.jobs), r, busyShort: busyAtArrivals(r.busyProfile, WINDOW, s.jobs[0].arrival, s.shortArrivals)!, saturated: saturatedSpan(r.busyProfile, WINDOW, 0.95) });
+    }
+    runs.set(`${policy}/${config}@${u}`, out);
+  };
+  run("phoenix", "default", {}, 0.9, 10);
+  run("eagle-c", "default", {}, 0.9, 10);
+  run("hawk-c", "default", {}, 0.9, 6);
+  run("phoenix", "default", {}, 0.4, 3);
+  run("eagle-c", "default", {}, 0.4, 3);
+  run("phoenix", "wait-aware", { waitAwareAllEligible: true }, 0.9, 6);
+  run("eagle-c", "wait-aware", { waitAwareAllEligible: true }, 0.9, 6);
+}, 900_000);
 
-const shortP99 = (x: Pair) => x.p.g.short.p99! / x.e.g.short.p99!;
-const geoMean = (xs: number[]) => Math.exp(xs.reduce((a, g) => a + Math.log(g), 0) / xs.length);
+type Pick = (x: Run) => number;
+const p99: Pick = (x) => x.g.short.p99!;
+/** Geometric mean of the per-seed ratio a / b and its 95% interval (t interval on the log ratios). */
+function ratioCi(a: Run[], b: Run[], pick: Pick) {
+  const n = Math.min(a.length, b.length);
+  const c = meanCi95(Array.from({ length: n }, (_, i) => Math.log(pick(a[i]) / pick(b[i]))));
+  return { mean: Math.exp(c.mean), lo: Math.exp(c.lo!), hi: Math.exp(c.hi!) };
+}
 
-describe("Phoenix vs Eagle-C on Yahoo (20 seeds)", () => {
+describe("Phoenix vs Eagle-C and Hawk-C on Yahoo (95% intervals over seeds)", () => {
   it("the ~90% offered load is the high-utilization regime where short jobs arrive, ~40% is not", () => {
-    // the arrival-span busy fraction stays at 0.44-0.67 (the trace's opening 12,000 s hold one
-    // job), yet short jobs meet a busy fraction of 0.64-0.84 on arrival, 0.76 on average
-    // (1,000 s windows, seeds 1-20; seed 1: >= 95% busy for 23,000 s); at ~40% they meet ~0.5
+    // the arrival-span busy fraction stays below 0.7 (the trace's opening 12,000 s hold one job),
+    // yet short jobs meet a busy fraction above 0.6 on arrival on every seed, ~0.78 on average
+    // (seeds 1-10: 0.72-0.85, interval [0.75, 0.81])
+    const high = get("eagle-c/default@0.9"), low = get("eagle-c/default@0.4");
     for (const x of high) {
-      expect(x.e.r.arrivalUtilization).toBeLessThan(0.7);
-      expect(x.e.busyShort).toBeGreaterThan(0.6);
+      expect(x.r.arrivalUtilization).toBeLessThan(0.7);
+      expect(x.busyShort).toBeGreaterThan(0.6);
     }
-    expect(high.reduce((a, x) => a + x.e.busyShort, 0) / high.length).toBeGreaterThan(0.75);
-    expect(high[0].e.saturated).toBeGreaterThanOrEqual(15_000);
+    expect(meanCi95(high.map((x) => x.busyShort)).lo!).toBeGreaterThan(0.72);
     for (const x of low) {
-      expect(x.e.busyShort).toBeLessThan(0.55);
-      expect(x.e.saturated).toBeLessThan(5_000);
+      expect(x.busyShort).toBeLessThan(0.55);
+      expect(x.saturated).toBeLessThan(5_000);
     }
   });
 
-  it("the shape at high load: Phoenix's short-job p99 is lower than Eagle-C's (geometric mean < 0.985, lower on 3x as many seeds as higher, never 5% worse)", () => {
-    const ratios = high.map(shortP99);
-    expect(geoMean(ratios)).toBeLessThan(0.985);
-    const lower = ratios.filter((r) => r < 0.995).length, higher = ratios.filter((r) => r > 1.005).length;
-    expect(lower).toBeGreaterThanOrEqual(3 * higher);
-    expect(lower).toBeGreaterThanOrEqual(10);
-    for (const x of high) {
-      expect(shortP99(x)).toBeLessThan(1.05);
-      expect(x.p.r.crvReorderedTasks).toBeGreaterThan(0);
+  it("at high load Phoenix's short-job p50/p90/p99 equal Eagle-C's within the interval (10 seeds: every bound within 5%)", () => {
+    // measured: p50 1.001 [1.000, 1.002], p90 0.999 [0.995, 1.003], p99 0.994 [0.985, 1.003]
+    const p = get("phoenix/default@0.9"), e = get("eagle-c/default@0.9");
+    for (const pick of [(x: Run) => x.g.short.p50!, (x: Run) => x.g.short.p90!, p99]) {
+      const c = ratioCi(p, e, pick);
+      expect(c.lo).toBeGreaterThan(0.95);
+      expect(c.hi).toBeLessThan(1.05);
     }
   });
 
-  it("the gap closes at low load: within 1% on the short-job p99 on every seed", () => {
-    for (const x of low) expect(Math.abs(shortP99(x) - 1)).toBeLessThan(0.01);
+  // KNOWN FAILURE (the paper's shape at high load, Fig. 7: Phoenix's p99 below Eagle-C's). With
+  // the long-job demand accounted for, Phoenix / Eagle-C p99 is 0.994 [0.985, 1.003] over seeds
+  // 1-10 (0.993 [0.987, 1.000] over 1-20; docs/reproduction-phoenix.md): CRV mode rarely
+  // triggers, and when it does the tail is set by placement on few eligible workers, which
+  // reordering does not change.
+  it.fails("paper shape: Phoenix's short-job p99 is below Eagle-C's at high load (the 95% interval entirely below 1)", () => {
+    expect(ratioCi(get("phoenix/default@0.9"), get("eagle-c/default@0.9"), p99).hi).toBeLessThan(1);
   });
 
-  it("long jobs are not hurt (within 5%) at high and low load", () => {
-    for (const x of [...high, ...low]) {
-      expect(x.p.g.long.p50! / x.e.g.long.p50!).toBeLessThan(1.05);
-      expect(x.p.g.long.p99! / x.e.g.long.p99!).toBeLessThan(1.05);
-    }
+  // KNOWN FAILURE (the paper's magnitude: Phoenix takes 52% of Eagle-C's p99, 1.9x; measured 0.994).
+  it.fails("paper magnitude: Phoenix / Eagle-C p99 below 0.6 at high load", () => {
+    expect(ratioCi(get("phoenix/default@0.9"), get("eagle-c/default@0.9"), p99).mean).toBeLessThan(0.6);
   });
 
-  // The paper's magnitude, unchanged. Known not to reproduce here (observed geometric mean 0.973
-  // on seeds 1-20; 0.99 on seeds 1-5; 0.98 with the former uniform thresholds).
-  it.fails("paper magnitude: Phoenix clearly beats Eagle-C at high load (geometric mean of the p99 ratio < 0.95)", () => {
-    expect(geoMean(high.map(shortP99))).toBeLessThan(0.95);
+  it("the two coincide at low load: within 1% on the short-job p99 on every seed", () => {
+    const p = get("phoenix/default@0.4"), e = get("eagle-c/default@0.4");
+    p.forEach((x, i) => expect(Math.abs(p99(x) / p99(e[i]) - 1)).toBeLessThan(0.01));
   });
 
-  it("a hypothesis for the magnitude: against Eagle-C in the order Eagle's simulator ran before commit f03c754 (newest probe first), the gap is the paper's size", () => {
-    const vsNewest = newest.map((n, i) => high[i].p.g.short.p99! / n.g.short.p99!);
-    const geo = geoMean(vsNewest);
-    expect(geo).toBeLessThan(0.95);
-    expect(Math.abs(1 - low[0].p.g.short.p99! / newestLow.g.short.p99!)).toBeLessThan(Math.abs(1 - geo));
-    // the baseline really differs: newest-first loses to SRPT at high load
-    expect(geoMean(newest.map((n, i) => high[i].e.g.short.p99! / n.g.short.p99!))).toBeLessThan(1);
+  it("long jobs are not hurt: the long-job p50 and p99 ratios' intervals stay below 1.05", () => {
+    const p = get("phoenix/default@0.9"), e = get("eagle-c/default@0.9");
+    expect(ratioCi(p, e, (x) => x.g.long.p50!).hi).toBeLessThan(1.05);
+    expect(ratioCi(p, e, (x) => x.g.long.p99!).hi).toBeLessThan(1.05);
+  });
+
+  it("Phoenix is far ahead of Hawk-C at high load: Phoenix / Hawk-C p99 and p90 intervals below 0.2 (6 seeds)", () => {
+    // measured: p99 0.057 [0.024, 0.134], p90 0.025 [0.016, 0.039]
+    const p = get("phoenix/default@0.9"), h = get("hawk-c/default@0.9");
+    expect(ratioCi(p, h, p99).hi).toBeLessThan(0.2);
+    expect(ratioCi(p, h, (x) => x.g.short.p90!).hi).toBeLessThan(0.2);
+  });
+
+  // KNOWN FAILURE (the paper's Hawk-C magnitude, Fig. 10: Phoenix takes 18% of Hawk-C's p99 at
+  // 86% utilization). On Yahoo Hawk-C is much worse than that (Phoenix / Hawk-C 0.057: FIFO
+  // queues behind long work on a 90%-busy cluster; docs/reproduction-phoenix.md has Google, where
+  // the ratio is closer to the paper's).
+  it.fails("paper magnitude vs Hawk-C: Phoenix / Hawk-C p99 near 0.18 (interval above 0.09)", () => {
+    expect(ratioCi(get("phoenix/default@0.9"), get("hawk-c/default@0.9"), p99).lo).toBeGreaterThan(0.09);
+  });
+
+  it("probes placed by estimated wait over all eligible workers cut the p99 by the paper's size, under Phoenix and Eagle-C alike (6 seeds)", () => {
+    const pw = get("phoenix/wait-aware@0.9"), ew = get("eagle-c/wait-aware@0.9"), e = get("eagle-c/default@0.9");
+    // against Eagle-C as it is: 0.41 [0.23, 0.73] (the paper: 0.52)
+    const gain = ratioCi(pw, e, p99);
+    expect(gain.mean).toBeLessThan(0.6);
+    expect(gain.hi).toBeLessThan(0.8);
+    // the same placement under Eagle-C gives the same, 1.003 [0.991, 1.014]: the gain is
+    // placement, not CRV
+    const same = ratioCi(pw, ew, p99);
+    expect(same.lo).toBeGreaterThan(0.95);
+    expect(same.hi).toBeLessThan(1.05);
   });
 });

@@ -64,7 +64,7 @@ export class NodeModel {
   readonly busy: BusyTime;
   /** Bounds the heartbeats (far beyond any trace's need: Yahoo at 90% load ~5,000). */
   readonly beatGuard: RunawayGuard;
-  readonly stats = { reorderedTasks: 0, crvReorderedTasks: 0, reorderRounds: 0, crvQueueRounds: 0, hotHeartbeats: 0, crvWorkerBeats: 0, stolenProbes: 0, cancelledProbes: 0, probesBehindLong: 0, resentProbes: 0, events: 0 };
+  readonly stats = { reorderedTasks: 0, crvReorderedTasks: 0, reorderRounds: 0, crvQueueRounds: 0, hotHeartbeats: 0, crvWorkerBeats: 0, stolenProbes: 0, cancelledProbes: 0, probesBehindLong: 0, resentProbes: 0, relaxedUnsatisfiable: 0, relaxedCongested: 0, relaxedNegotiated: 0, events: 0 };
 
   /** Filled by install(). */
   hooks!: NodeHooks;
@@ -179,8 +179,8 @@ export class NodeModel {
   }
 
   // CRV demand (monitor.ts): every task of an admitted job counts toward its constraints on
-  // arrival; a task bound through a probe leaves it. Tasks placed centrally leave it when they
-  // start with releaseLongDemand; without it they are never subtracted (docs/notes/phoenix.md).
+  // arrival; a task bound through a probe leaves it, a task placed centrally when it starts
+  // (releaseLongDemand, the default; false never subtracts them: docs/reproduction-phoenix.md).
   addDemand(j: Job): void {
     for (const c of j.ids) this.crv.add(c, j.n);
   }

@@ -50,15 +50,23 @@ export interface NodeSimSettings {
   /**
    * Which idle workers may steal (work-stealing plugin): "short-only" = the short-only partition
    * only (the model as first written); "any" = any idle worker with an empty queue, as Hawk's
-   * simulator does (issue 19). Default "short-only" until the re-measurement over seeds is done.
+   * simulator does (issue 19). Default "any" (Hawk's simulator; docs/reproduction-phoenix.md has
+   * both measured over 20 seeds).
    */
   stealers?: "short-only" | "any";
   /**
    * CRV demand of centrally placed (long) tasks leaves when the task starts, as a probed task's
-   * does when it is bound (issue 19: without it long-job demand only grows). Default false
-   * (the accounting as it stands) until the re-measurement over seeds is done.
+   * does when it is bound (issue 19: without it long-job demand only grows). Default true; false
+   * keeps the former accounting (an ablation; docs/reproduction-phoenix.md).
    */
   releaseLongDemand?: boolean;
+  /**
+   * Refresh period in seconds of the schedulers' copy of the succinct-state bit vector (which
+   * workers hold long work; succinct-state plugin). 0 = always current (Eagle's simulator, the
+   * default); X > 0 = a snapshot taken at most every X seconds, so re-sent probes may go to a
+   * worker that took long work since (they queue behind it) and miss one that has freed.
+   */
+  sssRefresh?: number;
   /** Tasks per worker in the E[W] history. Default 16. */
   historyLength?: number;
   /**
@@ -84,7 +92,7 @@ export function checkOptions(opts: NodeSimSettings): ResolvedNodeSettings {
     probeRatio: opts.probeRatio ?? 2, minProbes: opts.minProbes ?? 0, networkDelay: opts.networkDelay ?? 0.0005, heartbeat: opts.heartbeat ?? 9,
     slackThreshold: opts.slackThreshold ?? 5, crvThreshold: opts.crvThreshold ?? 1, tableIIThresholds: opts.tableIIThresholds ?? true, qwaitThreshold: opts.qwaitThreshold ?? 90, qwaitLoad: opts.qwaitLoad ?? 0.9,
     shortOnlyFraction: opts.shortOnlyFraction ?? 0.02, stealAttempts: opts.stealAttempts ?? 10, historyLength: opts.historyLength ?? 16,
-    busyWindow: opts.busyWindow ?? 0, stealers: opts.stealers ?? "short-only", releaseLongDemand: opts.releaseLongDemand ?? false,
+    busyWindow: opts.busyWindow ?? 0, stealers: opts.stealers ?? "any", releaseLongDemand: opts.releaseLongDemand ?? true, sssRefresh: opts.sssRefresh ?? 0,
   };
   const int = (f: keyof ResolvedNodeSettings, min: number) => {
     const v = r[f];
@@ -97,7 +105,7 @@ export function checkOptions(opts: NodeSimSettings): ResolvedNodeSettings {
   int("workers", 1); int("probeRatio", 1);
   if (r.workers > MAX_WORKERS) throw new InputError("workers", `must be at most 2^24 = ${MAX_WORKERS} (got ${r.workers})`); int("minProbes", 0); int("slackThreshold", 0); int("stealAttempts", 0); int("historyLength", 2);
   if (!Number.isFinite(r.seed)) throw new InputError("seed", `must be a finite number (got ${describeValue(r.seed)})`);
-  pos("cutoff", true); pos("networkDelay", true); pos("heartbeat", false); pos("crvThreshold", true); pos("qwaitThreshold", true); pos("busyWindow", true);
+  pos("cutoff", true); pos("networkDelay", true); pos("heartbeat", false); pos("crvThreshold", true); pos("qwaitThreshold", true); pos("busyWindow", true); pos("sssRefresh", true);
   if (!(typeof r.qwaitLoad === "number" && r.qwaitLoad >= 0 && r.qwaitLoad < 1)) throw new InputError("qwaitLoad", `must be in [0, 1) (got ${describeValue(r.qwaitLoad)})`);
   if (r.stealers !== "short-only" && r.stealers !== "any") throw new InputError("stealers", `must be "short-only" or "any" (got ${describeValue(r.stealers)})`);
   if (typeof r.releaseLongDemand !== "boolean") throw new InputError("releaseLongDemand", `must be true or false (got ${describeValue(r.releaseLongDemand)})`);

@@ -34,6 +34,13 @@ export interface NodeSimResult {
   probesBehindLong: number;
   /** Short probes rejected by a worker holding long work and re-sent (succinct state sharing). */
   resentProbes: number;
+  /**
+   * Soft constraints relaxed, by cause: no worker satisfies the job's constraints
+   * (unsatisfiable), their CRV was above threshold at arrival (congested, relax-congested-soft),
+   * no eligible worker had capacity (negotiated, negotiate-soft). Their sum is the sum of the
+   * jobs' relaxedSoft.
+   */
+  relaxations: { unsatisfiable: number; congested: number; negotiated: number };
   /** Busy task-seconds / (workers x (last end - first arrival)). */
   utilization: number;
   /**
@@ -80,6 +87,7 @@ export function nodeResult(m: NodeModel, policy: string): NodeSimResult {
     hotHeartbeats: s.hotHeartbeats, crvWorkerBeats: s.crvWorkerBeats,
     stolenProbes: s.stolenProbes, cancelledProbes: s.cancelledProbes,
     probesBehindLong: s.probesBehindLong, resentProbes: s.resentProbes,
+    relaxations: { unsatisfiable: s.relaxedUnsatisfiable, congested: s.relaxedCongested, negotiated: s.relaxedNegotiated },
     utilization: makespan > 0 ? busy.total / (W * makespan) : 0,
     arrivalUtilization: lastArr > firstArr ? busy.inArrivals / (W * (lastArr - firstArr)) : 0, makespan, events: s.events,
     busyProfile: Float64Array.from(busy.profile, (b) => b / (W * m.o.busyWindow)),

@@ -4,21 +4,21 @@
 // E[W] from the last monitor round, taken from a uniform sample twice the probe count (the
 // sample keeps the herd effect of a pure argmin away). Otherwise, or when no eligible worker is
 // long-free, the wrapped placement decides.
-//
 // Example: k = 2, long-free sample {A: E[W] 3 s, B: 400 s, C: 0 s, D: 40 s} -> C and A.
 import type { NodePlugin } from "../node/plugin.js";
 import { fillRoundRobin } from "../node/sampler.js";
-import { longFree } from "./succinct-state.js";
+import { LongBitmap } from "./succinct-state.js";
 
 export const waitAwareProbes: NodePlugin = {
   name: "wait-aware-probes",
   fills: ["placeProbes"],
   build: (m, hooks) => {
     const inner = hooks.placeProbes;
+    const bitmap = new LongBitmap(m);
     return {
       placeProbes(j, eligible, count) {
         const congestion = m.hooks.congestion;
-        const free = longFree(m, eligible);
+        const free = bitmap.longFree(eligible);
         if (!(congestion.hot && free.length > 0)) {
           inner(j, eligible, count);
           return;
@@ -31,3 +31,4 @@ export const waitAwareProbes: NodePlugin = {
     };
   },
 };
+

@@ -27,6 +27,7 @@ function admit(m: NodeModel, j: Job): Int32Array | null {
     // soft constraints are relaxed when no worker satisfies them
     const hard = cs.filter((c) => c.hard);
     j.relaxed += cs.length - hard.length;
+    m.stats.relaxedUnsatisfiable += cs.length - hard.length;
     cs = hard;
     e = m.index.eligible(cs);
   }
