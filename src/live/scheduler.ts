@@ -523,9 +523,11 @@ export class Scheduler {
     t.running = false;
     this.tasks.delete(t.id);
     this.addUsage(q, t.demand, -1);
-    if (!this.events) return;
-    this.emit({ type: "taskEnd", time, queue: q.index, job: t.job, stage: 0, task: 0, started: t.started });
-    if (q.openBurst && t.burst === q.openBurst.index) q.openBurst.finishedTasks++;
+    if (this.events) {
+      this.emit({ type: "taskEnd", time, queue: q.index, job: t.job, stage: 0, task: 0, started: t.started });
+      if (q.openBurst && t.burst === q.openBurst.index) q.openBurst.finishedTasks++;
+    }
+    // a job ends with its last task for every policy (a later task of that name is a new job, as after a restore)
     this.jobTaskGone(t, time);
   }
 

@@ -251,6 +251,7 @@ export abstract class PlannedPolicy implements Policy {
     this.stats = { plans, replans };
     this.queueNode = this.queuePath.map((p) => quantum.queue(p));
     this.appNode.clear();
+    let restored = 0; // ids of taken-over tasks: their own series, so `seq` goes on as exported
     this.names.forEach((name, i) => {
       const q = queues.get(name);
       this.jobs[i] = q ? q.jobs : [];
@@ -258,7 +259,7 @@ export abstract class PlannedPolicy implements Policy {
       if (!q) return;
       for (const j of q.jobs) this.appNode.set(j.id, quantum.app(this.queuePath[i], j.id));
       for (const r of q.running) {
-        const id = `${i}#${this.seq++}`;
+        const id = `${i}#r${restored++}`;
         quantum.restoreRunning(quantum.nodeAt(r.node), id, r.start, r.q);
         this.running[i].push({ id, job: r.job, dom: r.dom, start: r.start, q: r.q });
       }
