@@ -42,6 +42,7 @@ import { BopfAdmissionControl, type BopfAdmission, type BopfClass } from "./admi
 import { allocateInstant, type InstantQueue } from "./allocate.js";
 import type { BurstSeries } from "./bursts.js";
 import { UsageSampler } from "./usage-sampler.js";
+import { stateByQueue, stateNumber, stateNumberOrInfinity, stateObject, stateVector } from "../policy/state-check.js";
 import { windowsFit } from "./window-overlap.js";
 
 export type BopfExpiry = "volume" | "deadline" | "window-or-volume";
@@ -232,6 +233,50 @@ export class BopfPolicy implements Policy {
       const cls = this.admissions[i].class;
       out[i] = cls === "hard" ? HARD : cls === "soft" ? SOFT : 0;
     }
+  }
+
+  /**
+   * By queue name: the open guarantee (burst, window, rate, volume and what the queue had consumed
+   * when it arrived) and the sampler's consumed volumes. Admission is not state: `init` admits the
+   * current queue set again in order (docs/live-scheduler.md, "Policy state"); a survivor keeps its
+   * open guarantee while its class is still hard or soft (else it competes as elastic, as a burst
+   * of an elastic LQ does), and a newcomer has none until its first burst.
+   */
+  exportState(): Record<string, unknown> {
+    const names = this.workload.queues.map((q) => q.name);
+    const open = Object.create(null) as Record<string, unknown>;
+    this.open.forEach((g, i) => {
+      if (g) open[names[i]] = { burst: g.burst, windowEnd: g.windowEnd, nextStart: g.nextStart, gap: g.gap, window: g.window, rate: Array.from(g.rate), volume: Array.from(g.volume), base: g.base ? Array.from(g.base) : null, stage: g.stage };
+    });
+    return { guaranteedBursts: this.guaranteedBursts, sampler: this.sampler.exportState(names), open };
+  }
+
+  importState(state: unknown, field: string, actions: PolicyActions): void {
+    const o = stateObject(state, field);
+    const k = this.workload.capacity.length;
+    const names = this.workload.queues.map((q) => q.name);
+    const guaranteedBursts = stateNumber(o.guaranteedBursts, `${field}.guaranteedBursts`, 0);
+    const open = stateByQueue(o.open, `${field}.open`, (v, f): OpenGuarantee => {
+      const g = stateObject(v, f);
+      if (!(Number.isInteger(g.burst) && (g.burst as number) >= 0)) throw new InputError(`${f}.burst`, `expected an integer >= 0, got ${describeValue(g.burst)}`);
+      if (g.stage !== "burst" && g.stage !== "post") throw new InputError(`${f}.stage`, `expected 'burst' or 'post', got ${describeValue(g.stage)}`);
+      const gap = stateNumberOrInfinity(g.gap, `${f}.gap`, 0), window = stateNumber(g.window, `${f}.window`, 0);
+      if (!(window > 0)) throw new InputError(`${f}.window`, `expected a number > 0, got ${describeValue(window)}`);
+      return {
+        burst: g.burst as number, windowEnd: stateNumberOrInfinity(g.windowEnd, `${f}.windowEnd`), nextStart: stateNumberOrInfinity(g.nextStart, `${f}.nextStart`), gap, window,
+        rate: stateVector(g.rate, k, `${f}.rate`, 0), volume: stateVector(g.volume, k, `${f}.volume`, 0),
+        base: g.base === null ? null : stateVector(g.base, k, `${f}.base`, 0), stage: g.stage,
+      };
+    });
+    const sampler = new UsageSampler(names.length, k);
+    sampler.importState(o.sampler, names, `${field}.sampler`, actions);
+    this.sampler = sampler;
+    this.guaranteedBursts = guaranteedBursts;
+    this.open = names.map((name, i) => {
+      const g = open.get(name);
+      const cls = this.admissions[i].class;
+      return g && (cls === "hard" || cls === "soft") ? g : null;
+    });
   }
 
   report(): Record<string, unknown> {

@@ -30,6 +30,7 @@ import type { Engine } from "../engine/engine.js";
 import type { ClusterState, Policy, PolicyActions, PolicyContext, SimEvent } from "../policy/policy.js";
 import { InputError, describeValue } from "../errors.js";
 import { UsageSampler } from "./usage-sampler.js";
+import { byQueueName, stateByQueue, stateNumber, stateObject } from "../policy/state-check.js";
 
 export interface MbvtOptions {
   /** Warp of every LQ in dominant-share·seconds (a queue's params.warp wins); default: its largest reported burst's dominant-share volume. */
@@ -51,6 +52,7 @@ export class MbvtPolicy implements Policy {
   private readonly warpOption: number | undefined;
   /** An event other than a tick since the last consultation (false: the point comes from time alone). */
   private changed = true;
+  private names: string[] = [];
 
   constructor(options: MbvtOptions = {}) {
     const lag = options.lag ?? 10;
@@ -66,6 +68,7 @@ export class MbvtPolicy implements Policy {
     const w = ctx.workload;
     const n = w.queues.length;
     this.engine = ctx.engine;
+    this.names = w.queues.map((q) => q.name);
     this.sampler = new UsageSampler(n, w.capacity.length);
     this.weights = Float64Array.from(w.queues, (q) => q.weight ?? 1);
     this.bump = new Float64Array(n);
@@ -87,6 +90,39 @@ export class MbvtPolicy implements Policy {
   onEvent(ev: SimEvent, _state: ClusterState, actions: PolicyActions): void {
     this.sampler.attach(actions);
     if (ev.type !== "tick") this.changed = true;
+  }
+
+  /**
+   * Virtual times by queue name: the sampler's integrals, the wake-up credit adjustments and who was
+   * active. A newcomer starts with no progress and inactive, so when it becomes active BVT's
+   * wake-up rule lifts it to the active queues' minimum (docs/live-scheduler.md, "Policy state").
+   */
+  exportState(): Record<string, unknown> {
+    return {
+      changed: this.changed,
+      sampler: this.sampler.exportState(this.names),
+      queues: byQueueName(this.names, (i) => ({ bump: this.bump[i], active: this.wasActive[i] === 1 })),
+    };
+  }
+
+  importState(state: unknown, field: string, actions: PolicyActions): void {
+    const o = stateObject(state, field);
+    if (typeof o.changed !== "boolean") throw new InputError(`${field}.changed`, `expected true or false, got ${describeValue(o.changed)}`);
+    const queues = stateByQueue(o.queues, `${field}.queues`, (v, f) => {
+      const q = stateObject(v, f);
+      if (typeof q.active !== "boolean") throw new InputError(`${f}.active`, `expected true or false, got ${describeValue(q.active)}`);
+      return { bump: stateNumber(q.bump, `${f}.bump`), active: q.active };
+    });
+    const sampler = new UsageSampler(this.names.length, this.sampler.k);
+    sampler.importState(o.sampler, this.names, `${field}.sampler`, actions);
+    this.sampler = sampler;
+    this.changed = o.changed;
+    this.names.forEach((name, i) => {
+      const q = queues.get(name);
+      if (!q) return;
+      this.bump[i] = q.bump;
+      this.wasActive[i] = q.active ? 1 : 0;
+    });
   }
 
   shares(state: ClusterState, out: Float64Array): void {

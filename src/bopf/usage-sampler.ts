@@ -7,6 +7,11 @@
 // policy is consulted again after the starts, and that reading is the usage that holds
 // until the next point. Integrate with `advance` at every consultation.
 import type { ClusterState, PolicyActions } from "../policy/policy.js";
+import { InputError, describeValue } from "../errors.js";
+import { byQueueName, stateByQueue, stateNumber, stateObject, stateTimeOrNever, stateVector } from "../policy/state-check.js";
+
+/** One queue's part of a sampler's state (what it consumed and held at the last reading). */
+interface SampledQueue { volume: Float64Array; domTime: number; last: Float64Array }
 
 export class UsageSampler {
   /** Resource·seconds consumed per queue, queue-major N*K. */
@@ -15,7 +20,7 @@ export class UsageSampler {
   readonly domTime: Float64Array;
   private readonly last: Float64Array;
   private readonly n: number;
-  private readonly k: number;
+  readonly k: number;
   private lastTime = 0;
   private wokenAt = -Infinity;
   private actions: PolicyActions | null = null;
@@ -54,5 +59,43 @@ export class UsageSampler {
       this.wokenAt = state.time;
       this.actions.wakeAt(state.time);
     }
+  }
+
+  /** Plain JSON keyed by queue name (Policy.exportState). */
+  exportState(names: readonly string[]): Record<string, unknown> {
+    const k = this.k;
+    return {
+      attached: this.actions !== null,
+      lastTime: this.lastTime,
+      wokenAt: Number.isFinite(this.wokenAt) ? this.wokenAt : null,
+      queues: byQueueName(names, (i) => ({ volume: Array.from(this.volume.subarray(i * k, i * k + k)), domTime: this.domTime[i], last: Array.from(this.last.subarray(i * k, i * k + k)) })),
+    };
+  }
+
+  /**
+   * Takes over an exported state for the queues `names` (checked first: an InputError naming the
+   * field changes nothing). A queue the state does not name is a newcomer: it consumed nothing. `actions`: the
+   * driver's, attached when the exporting sampler had them (it asks for wake-ups only then).
+   */
+  importState(state: unknown, names: readonly string[], field: string, actions: PolicyActions): void {
+    const k = this.k;
+    const o = stateObject(state, field);
+    if (typeof o.attached !== "boolean") throw new InputError(`${field}.attached`, `expected true or false, got ${describeValue(o.attached)}`);
+    const lastTime = stateNumber(o.lastTime, `${field}.lastTime`);
+    const wokenAt = stateTimeOrNever(o.wokenAt, `${field}.wokenAt`);
+    const queues = stateByQueue(o.queues, `${field}.queues`, (v, f): SampledQueue => {
+      const q = stateObject(v, f);
+      return { volume: stateVector(q.volume, k, `${f}.volume`, 0), domTime: stateNumber(q.domTime, `${f}.domTime`, 0), last: stateVector(q.last, k, `${f}.last`, 0) };
+    });
+    this.actions = o.attached ? actions : null;
+    this.lastTime = lastTime;
+    this.wokenAt = wokenAt;
+    names.forEach((name, i) => {
+      const q = queues.get(name);
+      if (!q) return;
+      this.volume.set(q.volume, i * k);
+      this.last.set(q.last, i * k);
+      this.domTime[i] = q.domTime;
+    });
   }
 }

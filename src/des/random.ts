@@ -21,6 +21,22 @@ export class Rng {
     if ((this.a | this.b | this.c | this.d) === 0) this.a = 1;
   }
 
+  /** The generator's state (four 32-bit words and the spare normal), to continue the stream elsewhere. */
+  getState(): { words: number[]; spareNormal: number | null } {
+    return { words: [this.a, this.b, this.c, this.d], spareNormal: this.spareNormal };
+  }
+
+  /** Continues a stream from getState() (the words checked: 32-bit unsigned, not all 0). */
+  static fromState(state: { words: readonly number[]; spareNormal: number | null }): Rng {
+    const w = state.words;
+    if (!(Array.isArray(w) && w.length === 4 && w.every((x) => Number.isInteger(x) && x >= 0 && x <= 0xffffffff) && w.some((x) => x !== 0))) throw new RangeError("Rng state: expected four 32-bit unsigned words, not all 0");
+    if (!(state.spareNormal === null || Number.isFinite(state.spareNormal))) throw new RangeError("Rng state: spareNormal must be null or finite");
+    const r = new Rng(0);
+    [r.a, r.b, r.c, r.d] = w;
+    r.spareNormal = state.spareNormal;
+    return r;
+  }
+
   /** A new independent stream derived from this one (for sub-generators). */
   fork(): Rng {
     return new Rng(this.u32());

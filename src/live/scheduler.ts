@@ -12,7 +12,7 @@ import { InputError, describeValue } from "../errors.js";
 import { Rng } from "../des/random.js";
 import { Dispatcher, fits } from "../dispatch/dispatcher.js";
 import type { QueueSpec } from "../policy/model.js";
-import type { Admission, ClusterState, Policy, PolicyActions, PolicyFactory, SimEvent } from "../policy/policy.js";
+import type { Admission, ClusterState, Policy, PolicyActions, PolicyFactory, PolicyState, SimEvent } from "../policy/policy.js";
 import { BUILTIN_POLICIES } from "../policies/index.js";
 import { LiveQueue, LiveState, LiveTask } from "./live-state.js";
 import { checkKeys, checkVector, finiteNonNeg, queueSpec, specOptions, type QueueOptions } from "./validate.js";
@@ -87,6 +87,10 @@ export class Scheduler {
   private policy: Policy;
   /** The queue set changed since the policy was built (it is rebuilt before its next use). */
   private stale = true;
+  /** The policy has been built for some queue set (its history can be exported). */
+  private built = false;
+  /** A policy state to take over at the next build (restoreScheduler). */
+  private carried: PolicyState | null = null;
   private readonly events: boolean;
   private readonly ownShares: boolean;
   private readonly state: LiveState;
@@ -178,25 +182,35 @@ export class Scheduler {
     this.state.time = time;
   }
 
-  /** Builds the policy for the current queue set: admission, then the active jobs and open bursts told again. */
+  /**
+   * Builds the policy for the current queue set: admission, then its history carried over
+   * (exportState of the previous build, or the snapshot's; docs/live-scheduler.md, "Policy
+   * state"); a policy without exportable state is told the active jobs and open bursts again.
+   */
   private bind(): void {
     const st = this.state;
+    const old = this.policy;
+    const carried = this.carried ?? (this.built && typeof old.exportState === "function" ? old.exportState() : null);
     const p = this.factory.create(this.presentOptions());
-    this.rng = new Rng(this.seed);
     p.init?.({
       engine: this.engine, random: () => this.rng.next(),
       workload: { name: "live", resources: [...st.resources], capacity: Array.from(st.capacity), queues: st.queues.map((q) => q.spec), jobs: [], params: {}, seed: this.seed },
     });
+    const imported = carried !== null && typeof p.importState === "function";
+    if (imported) p.importState!(carried, "snapshot.policyState", this.actions);
     this.policy = p;
+    this.carried = null;
+    this.built = true;
     this.stale = false;
-    this.timers = this.timers.filter((t) => t.queue !== null);
+    // the wake-ups the policy asked for are its history too: kept when it is carried over
+    if (!imported) this.timers = this.timers.filter((t) => t.queue !== null);
     for (const q of st.queues) {
       const a = p.admission?.(q.index);
       this.admissions.set(q, a ? { class: a.class, reason: a.reason } : { class: "admitted", reason: `${this.policyName} admits every queue` });
       q.rejected = a?.class === "rejected";
       this.dispatcher.touch(st, q.index);
     }
-    if (!this.events) return;
+    if (!this.events || imported) return;
     for (const q of st.queues) {
       if (q.hasJobs) for (const [job, j] of q.jobs) this.emit({ type: "arrival", time: j.arrival, queue: q.index, job });
       if (q.openBurst) this.emit({ type: "burstStart", time: q.openBurst.start, queue: q.index, burst: q.openBurst.index });
@@ -509,9 +523,11 @@ export class Scheduler {
     t.running = false;
     this.tasks.delete(t.id);
     this.addUsage(q, t.demand, -1);
-    if (!this.events) return;
-    this.emit({ type: "taskEnd", time, queue: q.index, job: t.job, stage: 0, task: 0, started: t.started });
-    if (q.openBurst && t.burst === q.openBurst.index) q.openBurst.finishedTasks++;
+    if (this.events) {
+      this.emit({ type: "taskEnd", time, queue: q.index, job: t.job, stage: 0, task: 0, started: t.started });
+      if (q.openBurst && t.burst === q.openBurst.index) q.openBurst.finishedTasks++;
+    }
+    // a job ends with its last task for every policy (a later task of that name is a new job, as after a restore)
     this.jobTaskGone(t, time);
   }
 
@@ -642,12 +658,23 @@ export class Scheduler {
       })),
     };
     if (this.policyOptions !== undefined) out.policyOptions = JSON.parse(JSON.stringify(this.policyOptions, (_, v) => (v === Infinity ? "Infinity" : v)));
+    // the policy's history (version 3): what a rebuild now would carry over; none before its first build
+    const ps = this.carried ?? (this.built && typeof this.policy.exportState === "function" ? this.policy.exportState() : null);
+    if (ps !== null) out.policyState = JSON.parse(JSON.stringify(ps)) as PolicyState;
+    out.rng = this.rng.getState();
+    out.wakeups = this.timers.filter((t) => t.queue === null).map((t) => t.time);
     return out;
   }
 
   /** Internal: rebuilds the state from a checked snapshot (restoreScheduler). */
   load(s: SchedulerSnapshot): void {
     this.state.time = s.time;
+    if (s.policyState !== undefined) {
+      if (typeof this.factory.create(this.policyOptions).importState !== "function") throw new InputError("snapshot.policyState", `policy '${this.policyName}' has no state to restore`);
+      this.carried = s.policyState;
+    }
+    if (s.rng !== undefined) this.rng = Rng.fromState(s.rng);
+    for (const t of s.wakeups ?? []) this.addTimer({ time: t, queue: null, burst: -1 });
     for (const qs of s.queues) {
       const q = new LiveQueue(this.state.queues.length, qs.spec, qs.since);
       q.accumulated = qs.accumulated;

@@ -1,11 +1,13 @@
 // The live scheduler's snapshot: versioned plain JSON (docs/live-scheduler.md, "Snapshots"), and
 // the checks restoreScheduler runs before it builds anything (InputErrors naming the field).
-// Version 1 (no jobs, bursts or policy options) is still read.
+// Versions 1 (no jobs, bursts or policy options) and 2 (no policy state) are still read: the
+// policy is then rebuilt without its history.
 import { InputError, describeValue } from "../errors.js";
 import type { QueueSpec } from "../policy/model.js";
+import type { PolicyState } from "../policy/policy.js";
 import { checkVector } from "./validate.js";
 
-export const SNAPSHOT_VERSION = 2;
+export const SNAPSHOT_VERSION = 3;
 
 interface SnapshotTask {
   id: string;
@@ -19,7 +21,7 @@ interface SnapshotTask {
 }
 
 export interface SchedulerSnapshot {
-  version: 1 | 2;
+  version: 1 | 2 | 3;
   policy: string;
   capacity: number[];
   resources: string[];
@@ -27,6 +29,12 @@ export interface SchedulerSnapshot {
   policyOptions?: Record<string, unknown>;
   seed?: number;
   time: number;
+  /** The policy's exportState (version 3; stateful policies, once built). */
+  policyState?: PolicyState;
+  /** The random stream's state (version 3): H-LTRF's random ties go on where they were. */
+  rng?: { words: number[]; spareNormal: number | null };
+  /** Wake-ups the policy asked for (version 3). */
+  wakeups?: number[];
   queues: Array<{
     name: string; spec: QueueSpec; accumulated: number; since: number;
     openBurst?: { index: number; start: number; deadline: number | null; submittedTasks: number; finishedTasks: number } | null;
@@ -41,7 +49,19 @@ const finite = (x: unknown): x is number => typeof x === "number" && Number.isFi
 export function checkSnapshot(snapshot: unknown): SchedulerSnapshot {
   if (snapshot === null || typeof snapshot !== "object") throw new InputError("snapshot", `expected a scheduler snapshot, got ${describeValue(snapshot)}`);
   const s = snapshot as SchedulerSnapshot;
-  if (s.version !== 1 && s.version !== SNAPSHOT_VERSION) throw new InputError("snapshot.version", `expected 1 or ${SNAPSHOT_VERSION}, got ${describeValue(s.version)}`);
+  if (s.version !== 1 && s.version !== 2 && s.version !== SNAPSHOT_VERSION) throw new InputError("snapshot.version", `expected 1, 2 or ${SNAPSHOT_VERSION}, got ${describeValue(s.version)}`);
+  if (s.version < 3 && (s.policyState !== undefined || s.rng !== undefined || s.wakeups !== undefined)) throw new InputError("snapshot.version", `policyState, rng and wakeups need version 3, got ${s.version}`);
+  if (s.policyState !== undefined && (s.policyState === null || typeof s.policyState !== "object" || Array.isArray(s.policyState))) throw new InputError("snapshot.policyState", `expected an object, got ${describeValue(s.policyState)}`);
+  if (s.rng !== undefined) {
+    const r = s.rng as { words?: unknown; spareNormal?: unknown } | null;
+    const w = r?.words;
+    if (!(r !== null && typeof r === "object" && Array.isArray(w) && w.length === 4 && w.every((x) => Number.isInteger(x) && x >= 0 && x <= 0xffffffff) && w.some((x) => x !== 0))) throw new InputError("snapshot.rng.words", "expected four 32-bit unsigned integers, not all 0");
+    if (!(r.spareNormal === null || finite(r.spareNormal))) throw new InputError("snapshot.rng.spareNormal", `expected null or a finite number, got ${describeValue(r.spareNormal)}`);
+  }
+  if (s.wakeups !== undefined) {
+    if (!Array.isArray(s.wakeups)) throw new InputError("snapshot.wakeups", `expected an array of times, got ${describeValue(s.wakeups)}`);
+    s.wakeups.forEach((t, i) => { if (!finite(t)) throw new InputError(`snapshot.wakeups[${i}]`, `expected finite seconds, got ${describeValue(t)}`); });
+  }
   if (!finite(s.time)) throw new InputError("snapshot.time", `expected finite seconds, got ${describeValue(s.time)}`);
   if (!Array.isArray(s.capacity)) throw new InputError("snapshot.capacity", `expected an array, got ${describeValue(s.capacity)}`);
   if (!Array.isArray(s.queues)) throw new InputError("snapshot.queues", `expected an array, got ${describeValue(s.queues)}`);

@@ -263,6 +263,18 @@ export class HLtrf {
     };
   }
 
+  /** Leaf i's wait clock across calls: since when it waits, whether it had pending tasks at the last call, starvation-phase starts. */
+  leafState(i: number): { waitSince: number; hadPending: boolean; starvedServed: number } {
+    return { waitSince: this.waitSince[i], hadPending: this.hadPending[i] === 1, starvedServed: this.starvedServed[i] };
+  }
+
+  /** Takes over a leaf's wait clock (values checked by the caller). */
+  setLeafState(i: number, s: { waitSince: number; hadPending: boolean; starvedServed: number }): void {
+    this.waitSince[i] = s.waitSince;
+    this.hadPending[i] = s.hadPending ? 1 : 0;
+    this.starvedServed[i] = s.starvedServed;
+  }
+
   /** Forget the wait clocks (a new window starts with everyone even). */
   resetWaits(time: number): void {
     this.waitSince.fill(time);

@@ -56,4 +56,22 @@ export class UsageLedger {
     if (dt <= 0) return;
     for (let i = 0; i < this.usage.length; i++) this.usage[i] += this.rate[i] * dt;
   }
+
+  /** What to export (Policy.exportState): round, time and per-queue integral and rate. */
+  get lastTime(): number {
+    return this.last;
+  }
+
+  rateOf(i: number): number {
+    return this.rate[i];
+  }
+
+  /** Takes over an exported ledger (values checked by the caller). */
+  restore(roundStart: number, resets: number, last: number, usage: ArrayLike<number>, rate: ArrayLike<number>): void {
+    this.roundStart = roundStart;
+    this.resets = resets;
+    this.last = last;
+    this.usage.set(usage);
+    this.rate.set(rate);
+  }
 }

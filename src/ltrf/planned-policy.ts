@@ -22,7 +22,17 @@ import type { ClusterState, Policy, PolicyContext, SimEvent } from "../policy/po
 import { FairnessTracker } from "./fairness.js";
 import { UsageLedger } from "./ledger.js";
 import { parseLtrfOptions, shareParam, type LtrfPolicyOptions } from "./options.js";
-import { QuantumUpdater } from "./quantum.js";
+import { QuantumUpdater, type QuantumKey } from "./quantum.js";
+import { InputError, describeValue } from "../errors.js";
+import { byQueueName, stateArray, stateByQueue, stateNumber, stateObject, stateString } from "../policy/state-check.js";
+
+/** One queue's part of an exported state. */
+interface QueuePart {
+  usage: number;
+  rate: number;
+  jobs: Array<{ id: string; arrival: number }>;
+  running: Array<{ job: string; dom: number; start: number; q: number; node: QuantumKey }>;
+}
 
 interface RunningTask {
   id: string;
@@ -63,6 +73,7 @@ export abstract class PlannedPolicy implements Policy {
   protected quantum!: QuantumUpdater;
   private queueNode!: number[];
   private queuePath!: string[][];
+  protected names: string[] = [];
   private readonly appNode = new Map<string, number>();
   private running!: RunningTask[][];
   private jobs!: Array<Array<{ id: string; arrival: number }>>;
@@ -95,6 +106,7 @@ export abstract class PlannedPolicy implements Policy {
     this.ledger = new UsageLedger(this.n, this.opts.window);
     this.fairness = new FairnessTracker(this.weights);
     this.quantum = new QuantumUpdater(this.opts.quantum, this.opts.refreshInterval);
+    this.names = w.queues.map((q) => q.name);
     this.queuePath = w.queues.map((q) => [...(q.path ?? []), q.name]);
     this.queueNode = this.queuePath.map((p) => this.quantum.queue(p));
     this.running = w.queues.map(() => []);
@@ -169,6 +181,89 @@ export abstract class PlannedPolicy implements Policy {
       plans: this.stats.plans,
       replans: this.stats.replans,
     };
+  }
+
+  /**
+   * The history by queue name (docs/live-scheduler.md, "Policy state"): the ledger's round and
+   * per-queue integral and rate, the quantum tree (by path and app name) with its running tasks,
+   * the active jobs. A newcomer is a queue that was idle since the round began: integral 0
+   * (docs/policies/ltrf.md: f_i is the integral of its dominant share over the round), its
+   * quantum node created under its group with the group's quantum. The fairness series of
+   * `report` is not carried (it is output, not a decision input).
+   */
+  exportState(): Record<string, unknown> {
+    const quantum = this.quantum.exportState();
+    const keys = quantum.nodes.map((n) => n.key);
+    return {
+      round: { start: this.ledger.roundStart, resets: this.ledger.resets, last: this.ledger.lastTime },
+      quantum,
+      seq: this.seq,
+      nextSample: this.nextSample,
+      stats: { ...this.stats },
+      queues: byQueueName(this.names, (i): QueuePart => ({
+        usage: this.ledger.usage[i],
+        rate: this.ledger.rateOf(i),
+        jobs: this.jobs[i].map((j) => ({ id: j.id, arrival: j.arrival })),
+        running: this.running[i].map((r) => ({ job: r.job, dom: r.dom, start: r.start, q: r.q, node: keys[this.quantum.nodeOfRunning(r.id)] })),
+      })),
+    };
+  }
+
+  importState(state: unknown, field: string): void {
+    const o = stateObject(state, field);
+    const round = stateObject(o.round, `${field}.round`);
+    const start = stateNumber(round.start, `${field}.round.start`), resets = stateNumber(round.resets, `${field}.round.resets`, 0), last = stateNumber(round.last, `${field}.round.last`);
+    const seq = stateNumber(o.seq, `${field}.seq`, 0), nextSample = stateNumber(o.nextSample, `${field}.nextSample`);
+    const stats = stateObject(o.stats, `${field}.stats`);
+    const plans = stateNumber(stats.plans, `${field}.stats.plans`, 0), replans = stateNumber(stats.replans, `${field}.stats.replans`, 0);
+    const queues = stateByQueue(o.queues, `${field}.queues`, (v, f): QueuePart => {
+      const q = stateObject(v, f);
+      return {
+        usage: stateNumber(q.usage, `${f}.usage`, 0),
+        rate: stateNumber(q.rate, `${f}.rate`, 0),
+        jobs: stateArray(q.jobs, `${f}.jobs`).map((x, j) => {
+          const jo = stateObject(x, `${f}.jobs[${j}]`);
+          return { id: stateString(jo.id, `${f}.jobs[${j}].id`), arrival: stateNumber(jo.arrival, `${f}.jobs[${j}].arrival`) };
+        }),
+        running: stateArray(q.running, `${f}.running`).map((x, j) => {
+          const rf = `${f}.running[${j}]`;
+          const r = stateObject(x, rf);
+          const node = stateArray(r.node, `${rf}.node`).map((s, i) => stateString(s, `${rf}.node[${i}]`));
+          return { job: stateString(r.job, `${rf}.job`), dom: stateNumber(r.dom, `${rf}.dom`, 0), start: stateNumber(r.start, `${rf}.start`), q: stateNumber(r.q, `${rf}.q`, 0), node };
+        }),
+      };
+    });
+    const quantum = new QuantumUpdater(this.opts.quantum, this.opts.refreshInterval);
+    quantum.importState(o.quantum, `${field}.quantum`);
+    // every running task's node must be in the imported tree (checked before anything changes)
+    const known = new Set((o.quantum as { nodes: Array<{ key: string[] }> }).nodes.map((n) => JSON.stringify(n.key)));
+    for (const [name, q] of queues) q.running.forEach((r, j) => { if (!known.has(JSON.stringify(r.node))) throw new InputError(`${field}.queues.${name}.running[${j}].node`, `not a node of the quantum tree: ${describeValue(r.node)}`); });
+    if (!(last >= start)) throw new InputError(`${field}.round.last`, `must be >= the round's start ${start} (got ${last})`);
+    // all checked: take it over (the newcomers keep what init gave them)
+    const ledger = new UsageLedger(this.n, this.opts.window);
+    const usage = new Float64Array(this.n), rate = new Float64Array(this.n);
+    this.names.forEach((name, i) => { const q = queues.get(name); if (q) { usage[i] = q.usage; rate[i] = q.rate; } });
+    ledger.restore(start, resets, last, usage, rate);
+    this.ledger = ledger;
+    this.quantum = quantum;
+    this.seq = seq;
+    this.nextSample = nextSample;
+    this.stats = { plans, replans };
+    this.queueNode = this.queuePath.map((p) => quantum.queue(p));
+    this.appNode.clear();
+    let restored = 0; // ids of taken-over tasks: their own series, so `seq` goes on as exported
+    this.names.forEach((name, i) => {
+      const q = queues.get(name);
+      this.jobs[i] = q ? q.jobs : [];
+      this.running[i] = [];
+      if (!q) return;
+      for (const j of q.jobs) this.appNode.set(j.id, quantum.app(this.queuePath[i], j.id));
+      for (const r of q.running) {
+        const id = `${i}#r${restored++}`;
+        quantum.restoreRunning(quantum.nodeAt(r.node), id, r.start, r.q);
+        this.running[i].push({ id, job: r.job, dom: r.dom, start: r.start, q: r.q });
+      }
+    });
   }
 
   /** Dominant share of a vector. */

@@ -15,6 +15,13 @@
 // both in leaf queue "fb": Q(fb) = 9; "fb" is the only informed child of the root: Q0 = 9,
 // and a new app in an untouched queue now starts from 9.
 import { InputError, describeValue } from "../errors.js";
+import { stateArray, stateNumber, stateObject, stateString } from "../policy/state-check.js";
+
+/** A node's key: the steps from the root, "q:<queue>" or "a:<app>" (names may contain ':'). */
+export type QuantumKey = string[];
+
+/** One node of an exported tree. */
+export interface QuantumNodeState { key: QuantumKey; q: number; informed: boolean; sum: number; done: number }
 
 interface QNode {
   parent: number;
@@ -128,6 +135,65 @@ export class QuantumUpdater {
       node.informed = true;
     }
     return node.informed;
+  }
+
+  /** The node at a key, created (with inherited quanta) where missing. */
+  nodeAt(key: QuantumKey): number {
+    let v = 0;
+    for (const step of key) v = this.child(v, step.startsWith("q:") ? "queues" : "apps", step.slice(2));
+    return v;
+  }
+
+  /** Every node in creation order (parents first) with its tuning data, and the next refresh time. */
+  exportState(): { nextRefresh: number; nodes: QuantumNodeState[] } {
+    const keys: QuantumKey[] = [[]];
+    this.nodes.forEach((n, v) => {
+      for (const [name, id] of n.queues) keys[id] = [...keys[v], `q:${name}`];
+      for (const [name, id] of n.apps) keys[id] = [...keys[v], `a:${name}`];
+    });
+    return { nextRefresh: this.nextRefresh, nodes: this.nodes.map((n, v) => ({ key: keys[v], q: n.q, informed: n.informed, sum: n.sum, done: n.done })) };
+  }
+
+  /** A fresh updater's tree from an exported one (checked first; this one must be new). Running tasks: `restoreRunning`. */
+  importState(state: unknown, field: string): void {
+    const o = stateObject(state, field);
+    const nextRefresh = stateNumber(o.nextRefresh, `${field}.nextRefresh`);
+    const nodes = stateArray(o.nodes, `${field}.nodes`).map((x, j): QuantumNodeState => {
+      const f = `${field}.nodes[${j}]`;
+      const n = stateObject(x, f);
+      const key = stateArray(n.key, `${f}.key`).map((s, i) => {
+        const step = stateString(s, `${f}.key[${i}]`);
+        if (!step.startsWith("q:") && !step.startsWith("a:")) throw new InputError(`${f}.key[${i}]`, `expected 'q:<queue>' or 'a:<app>', got ${describeValue(step)}`);
+        return step;
+      });
+      if (typeof n.informed !== "boolean") throw new InputError(`${f}.informed`, `expected true or false, got ${describeValue(n.informed)}`);
+      return { key, q: stateNumber(n.q, `${f}.q`, 0), informed: n.informed, sum: stateNumber(n.sum, `${f}.sum`, 0), done: stateNumber(n.done, `${f}.done`, 0) };
+    });
+    if (nodes.length === 0 || nodes[0].key.length !== 0) throw new InputError(`${field}.nodes[0]`, "expected the root (key [])");
+    // parents first: every key but the root extends an earlier one by one step
+    const seen = new Set<string>([JSON.stringify([])]);
+    nodes.forEach((n, j) => {
+      if (j === 0) return;
+      const id = JSON.stringify(n.key);
+      if (seen.has(id) || !seen.has(JSON.stringify(n.key.slice(0, -1)))) throw new InputError(`${field}.nodes[${j}].key`, "a duplicate node, or one listed before its parent");
+      seen.add(id);
+    });
+    if (this.nodes.length !== 1 || this.running.size > 0) throw new InputError(field, "a quantum state is imported into a new updater only");
+    this.nextRefresh = nextRefresh;
+    for (const n of nodes) Object.assign(this.nodes[this.nodeAt(n.key)], { q: n.q, informed: n.informed, sum: n.sum, done: n.done });
+  }
+
+  /** The app node a running task was started under. */
+  nodeOfRunning(taskId: string): number {
+    const r = this.running.get(taskId);
+    if (!r) throw new InputError("taskId", `no running task '${taskId}'`);
+    return r.app;
+  }
+
+  /** A running task taken over from an exported state: started at `start` with the quantum `q`. */
+  restoreRunning(appNode: number, taskId: string, start: number, q: number): void {
+    this.taskStarted(this.nodeId("appNode", appNode), taskId, start);
+    this.running.get(taskId)!.q = q;
   }
 
   /** A node id of this updater (whole, in range), else an InputError naming `field`. */

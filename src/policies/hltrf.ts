@@ -8,6 +8,8 @@ import { HLtrf } from "../ltrf/hltrf.js";
 import { buildTree } from "../ltrf/tree.js";
 import { LtrfPolicy } from "./ltrf.js";
 import type { PlanInput } from "../ltrf/planned-policy.js";
+import { InputError, describeValue } from "../errors.js";
+import { byQueueName, stateByQueue, stateNumber, stateObject } from "../policy/state-check.js";
 
 export class HLtrfPolicy extends LtrfPolicy {
   override readonly name: string = "h-ltrf";
@@ -17,6 +19,29 @@ export class HLtrfPolicy extends LtrfPolicy {
     const tree = buildTree(ctx.workload.queues, this.opts.groupWeights);
     this.h = new HLtrf(tree, { tWait: this.opts.tWait, tieBreak: this.opts.tieBreak, random: ctx.random });
   }
+  /**
+   * LTRF's state plus each queue's starvation clock (docs/live-scheduler.md, "Policy state"). A
+   * newcomer's clock starts as at the start of a run: it had nothing pending, so its wait begins
+   * at its first pending task.
+   */
+  override exportState(): Record<string, unknown> {
+    return { ...super.exportState(), waits: byQueueName(this.names, (i) => this.h.leafState(i)) };
+  }
+
+  override importState(state: unknown, field: string): void {
+    const o = stateObject(state, field);
+    const waits = stateByQueue(o.waits, `${field}.waits`, (v, f) => {
+      const w = stateObject(v, f);
+      if (typeof w.hadPending !== "boolean") throw new InputError(`${f}.hadPending`, `expected true or false, got ${describeValue(w.hadPending)}`);
+      return { waitSince: stateNumber(w.waitSince, `${f}.waitSince`), hadPending: w.hadPending, starvedServed: stateNumber(w.starvedServed, `${f}.starvedServed`, 0) };
+    });
+    super.importState(o, field);
+    this.names.forEach((name, i) => {
+      const w = waits.get(name);
+      if (w) this.h.setLeafState(i, w);
+    });
+  }
+
   protected override decide(p: PlanInput): void {
     this.h.allocate({ time: p.time, free: p.free, tasks: p.tasks, pending: p.pending, usage: p.usage, increments: p.increments, count: p.count });
   }

@@ -111,7 +111,25 @@ export interface Policy {
   onEvent?(event: SimEvent, state: ClusterState, actions: PolicyActions): void;
   /** Extra per-policy output for reports (e.g. admission classes). */
   report?(): Record<string, unknown>;
+  /**
+   * Stateful policies: what they remember of the past (ledgers, virtual times, open guarantees),
+   * as plain JSON with per-queue parts keyed by queue name, never by index, so it survives a
+   * queue-set change and JSON. The live scheduler carries it across rebuilds and snapshots
+   * (docs/live-scheduler.md, "Policy state").
+   */
+  exportState?(): PolicyState;
+  /**
+   * Called after `init` (before any event): takes over a state from `exportState` of the same
+   * policy with the same options. Queues it names that are gone are dropped; queues it does not
+   * name start as the policy defines for a newcomer. A malformed state is an InputError naming
+   * the field, and the policy is left as `init` made it. `actions`: the driver's, for a policy
+   * that had them from an event before the export.
+   */
+  importState?(state: unknown, field: string, actions: PolicyActions): void;
 }
+
+/** A policy's exported state: plain JSON (numbers, strings, booleans, null, arrays, objects). */
+export type PolicyState = { readonly [key: string]: unknown };
 
 export interface PolicyFactory {
   readonly name: string;

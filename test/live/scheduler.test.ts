@@ -80,7 +80,8 @@ describe("live scheduler", () => {
     expect(s.schedule()).toEqual([{ id: "b0", queue: "B" }]);
   });
 
-  it.each(["drf", "sp", "fifo"])("snapshot/restore (%s): the restored scheduler makes the same decisions", (policy) => {
+  // all nine since the policies carry their history in the snapshot (policy-state.test.ts has the richer history)
+  it.each(["drf", "sp", "fifo", "bopf", "nbopf", "mbvt", "ltrf", "mlrf", "h-ltrf"])("snapshot/restore (%s): the restored scheduler makes the same decisions", (policy) => {
     fc.assert(fc.property(fc.array(fc.tuple(fc.nat(3), fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 5 }), fc.boolean()), { maxLength: 60 }), fc.nat(59), (ops, cut) => {
       const c = clockAt();
       const a = createScheduler({ policy, capacity: [10, 10], engine, clock: c.clock });
