@@ -37,7 +37,8 @@ import { InputError } from "../errors.js";
 import { burstSeries, isPeriodic, periodicSummary, type BurstSeries, type BurstsInput, type PeriodicBursts, type SummaryOut } from "./bursts.js";
 import { LazyMinHeap } from "./min-heap.js";
 import { validateBatchShape, type AdmissionBatch, type BatchOutcome } from "./admission-batch.js";
-import { admitError, admitOnBlock, blockFor, copyIn } from "../kernels/bopf/batch.js";
+import { EngineAdmissionBatch, admitError, admitOnBlock, blockFor, columnsOf, copyIn, ownBlock } from "../kernels/bopf/batch.js";
+import { keepViews } from "../kernels/util/keep-views.js";
 import type { Engine } from "../engine/engine.js";
 import { Status } from "../kernels/status.js";
 import { BopfScratch, bopfAdmitKernel, classifyQueue } from "../kernels/bopf/twin.js";
@@ -295,6 +296,12 @@ export class BopfAdmissionControl {
    */
   admitRows(b: AdmissionBatch, out: BatchOutcome, field: string, engine: Engine | null, want: Float64Array | null, beforeCommit: ((round: number) => void) | null = null): number {
     const k = this.k, rows = this.rows;
+    // an EngineAdmissionBatch: refused when released or read through stale views; its own
+    // block when it lives in this engine; its columns read without counting as handed out
+    if (b instanceof EngineAdmissionBatch) b.checkFresh(field);
+    const own = engine !== null && ownBlock(engine, b, k);
+    const batch = b;
+    b = columnsOf(b);
     validateBatchShape(b, k, field);
     const n = b.n;
     if (out === null || typeof out !== "object" || !(out.cls instanceof Uint8Array) || !(out.reason instanceof Uint8Array) || !(out.id instanceof Int32Array) ||
@@ -320,7 +327,10 @@ export class BopfAdmissionControl {
     let gkey: Float64Array, gid: Int32Array;
     let round = Status.OK;
     if (engine !== null) {
-      const block = blockFor(engine, b, k);
+      // columns that are views of the engine's memory stay readable if staging grows it
+      const keep = !own && engine.kernels.stageGrows("bopf", n, k) ? keepViews(engine.kernels, [b, want]) : null;
+      const block = blockFor(engine, batch, k);
+      if (keep !== null) [b, want] = keep();
       j = admitOnBlock(block, b, k, this.capacity, this.capSlack, this.hardRate, st, field, want);
       if (want !== null) round = st[7];
       const v = block.views();

@@ -77,6 +77,14 @@ export class JsBackend implements KernelBackend {
     return this.make(kernel, a, b, false);
   }
 
+  stageGrows(): boolean {
+    return false;
+  }
+
+  memoryBuffer(): null {
+    return null;
+  }
+
   private make<K extends KernelName>(kernel: K, a: number, b: number, transient: boolean): JsBlock<K> {
     const { regions, bytes } = regionsOf(kernel, a, b); // the same 4 GiB limit as the WASM backend
     try {

@@ -114,15 +114,29 @@ export class WasmBackend implements KernelBackend {
     return this.place(kernel, a, b, false);
   }
 
-  /** Lays the kernel's regions out (inputs, outputs, scratch) and reserves their memory. */
-  private place<K extends KernelName>(kernel: K, a: number, b: number, transient: boolean): WasmBlock<K> {
-    const { regions, bytes } = regionsOf(kernel, a, b);
+  stageGrows(kernel: KernelName, a: number, b: number): boolean {
+    const cached = this.transient[kernel];
+    if (cached && cached.a === a && cached.b === b && cached.valid()) return false;
+    return this.arena.top + regionsOf(kernel, a, b).bytes + this.scratchBytes(kernel, a, b) > this.memory.buffer.byteLength;
+  }
+
+  memoryBuffer(): ArrayBuffer {
+    return this.memory.buffer;
+  }
+
+  /** The kernel's scratch bytes as the module reports them. */
+  private scratchBytes(kernel: KernelName, a: number, b: number): number {
     // queried only once the regions fit in 4 GiB, so the module's i32 size arithmetic is in range
     // usize sizes come back as i32 (>>> 0 makes them unsigned); drf, srpt and ltrf return an
     // exact f64 so a size beyond the 32-bit address space is caught by the arena, not wrapped
     const reported = glue(kernel).scratchBytes(this.x, a, b);
-    const scratchBytes = reported < 0 ? reported >>> 0 : reported;
-    const total = bytes + scratchBytes;
+    return reported < 0 ? reported >>> 0 : reported;
+  }
+
+  /** Lays the kernel's regions out (inputs, outputs, scratch) and reserves their memory. */
+  private place<K extends KernelName>(kernel: K, a: number, b: number, transient: boolean): WasmBlock<K> {
+    const { regions, bytes } = regionsOf(kernel, a, b);
+    const total = bytes + this.scratchBytes(kernel, a, b);
     const t = regionTable(kernel);
     const field = t.field, what = t.describe(a, b);
     const at = transient ? this.arena.reserveTransient(total, field, what) : this.arena.allocate(total, field, what);
