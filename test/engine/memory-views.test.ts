@@ -18,6 +18,13 @@ function bigDemands(n: number, k: number): Float64Array {
 
 const bits = (a: ArrayLike<number>) => Array.from(a, (v) => (Object.is(v, -0) ? "-0" : v));
 
+/** A resizable ArrayBuffer (ES2024; Node 20 has it, the project's TS lib does not declare it). */
+interface Resizable extends ArrayBuffer {
+  resize(bytes: number): void;
+}
+const resizable = (bytes: number, max: number): Resizable =>
+  new (ArrayBuffer as unknown as new (n: number, o: { maxByteLength: number }) => Resizable)(bytes, { maxByteLength: max });
+
 function detached(len: number): Float64Array {
   const f = new Float64Array(len).fill(1);
   structuredClone(f.buffer, { transfer: [f.buffer] });
@@ -105,7 +112,7 @@ describe("finding 11: detached and out-of-bounds arrays are InputErrors naming t
 
     it(`${name}: a resizable buffer grown during the call (by an element getter of an earlier input) is an InputError, not a RangeError`, () => {
       const engine = make();
-      const buf = new ArrayBuffer(2 * 8, { maxByteLength: 64 * 8 });
+      const buf = resizable(2 * 8, 64 * 8);
       const demands = new Float64Array(buf); // length-tracking
       demands.set([1, 1]);
       const capacity = [1, 1];
@@ -120,14 +127,14 @@ describe("finding 12: no silent wrong answers from shrunk buffers or aliased out
     it(`${name}: a resizable demands buffer shrunk during the call is re-checked (was: the previous call's staged rows)`, () => {
       const engine = make();
       engine.drf({ capacity: [1, 1], demands: [[5, 5], [7, 7]] }); // staged rows a shrunk copy would keep
-      const buf = new ArrayBuffer(4 * 8, { maxByteLength: 64 * 8 });
+      const buf = resizable(4 * 8, 64 * 8);
       const demands = new Float64Array(buf);
       demands.set([1, 1, 1, 1]);
       const capacity = [2, 2];
       Object.defineProperty(capacity, 1, { get: () => (buf.resize(2 * 8), 2) });
       expectInputError(() => engine.drf({ capacity, demands }), /^demands$/);
       // a fixed-length view pushed out of bounds by the shrink: also named
-      const buf2 = new ArrayBuffer(4 * 8, { maxByteLength: 64 * 8 });
+      const buf2 = resizable(4 * 8, 64 * 8);
       const fixed = new Float64Array(buf2, 0, 4);
       const cap2 = [2, 2];
       Object.defineProperty(cap2, 1, { get: () => (buf2.resize(8), 2) });
