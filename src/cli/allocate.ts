@@ -11,6 +11,7 @@ import type { QueueSpec, Workload } from "../policy/model.js";
 import type { ClusterState, QueueState } from "../policy/policy.js";
 import { getPolicy, policyNames } from "../sim/registry.js";
 import { validateWorkload } from "../sim/validate-workload.js";
+import { inUserFields } from "./user-fields.js";
 
 const TOP_KEYS = ["capacity", "resources", "queues", "time"];
 const QUEUE_KEYS = ["name", "kind", "weight", "demand", "usage", "bursts", "path", "params"];
@@ -83,7 +84,7 @@ export function allocate(policyName: string, input: unknown, engine: Engine): Re
     time: time ?? 0, capacity: Float64Array.from(capacity), resources: workload.resources, used, queues: qs, demands, usages,
   };
   const out = new Float64Array(n * k);
-  policy.shares(state, out);
+  inUserFields(() => policy.shares!(state, out)); // errors name queues[i].demand, not the engine's demands[i]
   return {
     policy: policyName,
     queues: specs.map((s, i) => {
