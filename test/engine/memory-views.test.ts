@@ -191,6 +191,19 @@ describe("finding 13: EngineAdmissionBatch guards", () => {
       expect(ac.admittedCount).toBe(1);
     });
 
+    it(`${name}: a new batch starts from zeros even where a released one's memory is reused (found by test/engine/stateful.test.ts)`, () => {
+      const engine = make();
+      const ac = new BopfAdmissionControl([10, 10]);
+      const a = new EngineAdmissionBatch(engine, 2, 2);
+      a.kind.fill(1); // LQ rows, spec left 0: would be refused as period 0
+      a.release();
+      const b = new EngineAdmissionBatch(engine, 2, 2);
+      expect(Array.from(b.kind)).toEqual([0, 0]);
+      const out = emptyBatchOutcome(2);
+      ac.admitBatch(b, out, "batch", engine);
+      expect(Array.from(out.cls)).toEqual([2, 2]); // two elastic TQs
+    });
+
     it(`${name}: a released batch refuses use with an InputError`, () => {
       const engine = make();
       const ac = new BopfAdmissionControl([10, 10]);

@@ -29,6 +29,10 @@ export class EngineAdmissionBatch implements AdmissionBatch {
     if (typeof k !== "number" || !Number.isInteger(k) || k < 1 || k > 2 ** 31 - 1) throw new InputError("k", `must be a whole number >= 1 (got ${describeValue(k)})`);
     this.n = n;
     this.block = engine.kernels.prepare("bopf", n, k);
+    // a WASM block may reuse the memory of a released one: start from zeros (every row a TQ),
+    // as the JS backend's fresh arrays do (found by test/engine/stateful.test.ts)
+    const v = this.block.views() as unknown as Record<string, { fill(x: number): void }>;
+    for (const name in v) v[name].fill(0);
   }
   private released = false;
   /** The column views handed out, to catch writes lost to memory growth (as prepared problems do). */
