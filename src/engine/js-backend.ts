@@ -2,6 +2,7 @@
 // plain typed arrays, for differential tests, benchmarks and hosts without WASM.
 import type { KernelArgs, KernelBackend, KernelBlock, KernelName, KernelViews } from "../kernels/backend.js";
 import { CONTRACTS } from "../kernels/contracts.js";
+import { stageCount } from "../kernels/util/stage-count.js";
 import { regionsOf, tooLarge } from "../kernels/regions.js";
 
 interface Scratch {
@@ -64,6 +65,7 @@ export class JsBackend implements KernelBackend {
   }
 
   stage<K extends KernelName>(kernel: K, a: number, b: number): KernelBlock<K> {
+    stageCount.n++;
     const cached = this.transient[kernel] as JsBlock<K> | undefined;
     if (cached && cached.a === a && cached.b === b) return cached;
     // drop the old arrays first so a big problem after a big problem does not need both

@@ -4,6 +4,7 @@ import type { KernelArgs, KernelBackend, KernelBlock, KernelName, KernelViews } 
 import type { BopfExports } from "../kernels/bopf/contract.js";
 import type { Ptrs } from "../kernels/contract.js";
 import { CONTRACTS } from "../kernels/contracts.js";
+import { stageCount } from "../kernels/util/stage-count.js";
 import type { CrvExports } from "../kernels/crv/contract.js";
 import type { DrfExports } from "../kernels/drf/contract.js";
 import type { LtrfExports } from "../kernels/ltrf/contract.js";
@@ -103,6 +104,7 @@ export class WasmBackend implements KernelBackend {
   // Every kernel stages at the arena's top: calls never interleave (the engine stages, runs
   // and copies results out in one method), so the kernels' transient regions may overlap.
   stage<K extends KernelName>(kernel: K, a: number, b: number): KernelBlock<K> {
+    stageCount.n++;
     const cached = this.transient[kernel] as WasmBlock<K> | undefined;
     if (cached && cached.a === a && cached.b === b && cached.valid()) return cached;
     const block = this.place(kernel, a, b, true);

@@ -217,3 +217,19 @@ describe("finding 13: EngineAdmissionBatch guards", () => {
     });
   }
 });
+
+describe("finding 12: an into getter that calls the engine again", () => {
+  for (const [name, make] of backends) {
+    it(`${name}: is an InputError naming into, not another call's results`, () => {
+      const engine = make();
+      const into = {
+        get fraction() {
+          engine.drf({ capacity: [1, 1], demands: [[5, 5], [7, 7]] }); // same size: restages the same block
+          return new Float64Array(2);
+        },
+      };
+      expectInputError(() => engine.drf({ capacity: [9, 18], demands: [[9, 36], [27, 9]] }, { into: into as never }), /^into$/);
+      expect(Array.from(engine.drf({ capacity: [9, 18], demands: [[9, 36], [27, 9]] }).allocation)).toEqual([3, 12, 6, 2]);
+    });
+  }
+});
