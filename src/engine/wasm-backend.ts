@@ -8,7 +8,7 @@ import { stageCount } from "../kernels/util/stage-count.js";
 import type { CrvExports } from "../kernels/crv/contract.js";
 import type { DrfExports } from "../kernels/drf/contract.js";
 import type { LtrfExports } from "../kernels/ltrf/contract.js";
-import { regionBytes, type Region } from "../kernels/region-table.js";
+import { MAX_BYTES, regionBytes, type Region } from "../kernels/region-table.js";
 import { regionTable, regionsOf } from "../kernels/regions.js";
 import type { SrptExports } from "../kernels/srpt/contract.js";
 import { WasmArena } from "./arena.js";
@@ -119,7 +119,10 @@ export class WasmBackend implements KernelBackend {
   stageGrows(kernel: KernelName, a: number, b: number): boolean {
     const cached = this.transient[kernel];
     if (cached && cached.a === a && cached.b === b && cached.valid()) return false;
-    return this.arena.top + regionsOf(kernel, a, b).bytes + this.scratchBytes(kernel, a, b) > this.memory.buffer.byteLength;
+    const { bytes } = regionsOf(kernel, a, b);
+    const end = this.arena.top + bytes + this.scratchBytes(kernel, a, b);
+    // beyond 4 GiB the stage is an InputError that grows nothing
+    return end > this.memory.buffer.byteLength && end <= MAX_BYTES;
   }
 
   memoryBuffer(): ArrayBuffer {

@@ -26,7 +26,8 @@ function note(x: unknown, buf: ArrayBufferLike, memory: () => ArrayBufferLike): 
     const ctor = x.constructor as ViewCtor, at = x.byteOffset, len = x.length;
     return () => new ctor(memory(), at, len);
   }
-  if (Array.isArray(x)) {
+  // a flat number[] holds no views (marshal.ts refuses rows mixed with numbers)
+  if (Array.isArray(x) && x.length > 0 && typeof x[0] !== "number") {
     const rows: Array<(() => unknown) | null> = [];
     let any = false;
     for (let i = 0; i < x.length; i++) {
