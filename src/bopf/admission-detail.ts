@@ -7,7 +7,20 @@
 // 25 r0·s in a 60 s gap reads "burst 0 needs 25 r0·s > fair share C·gap/(M+1) = 20 with
 // 3 queues".
 import type { BopfAdmission, BopfClass, BopfReason } from "./admission-types.js";
-import { GONE, type AdmissionRows } from "./admission-rows.js";
+import type { BurstSeries } from "./bursts.js";
+
+/**
+ * The deciding queue of a safety or fairness decision, captured at decision time (its
+ * series, name and class): the detail read later does not depend on the control's rows,
+ * which later leaves, compaction or reset() reuse.
+ */
+export interface DetailQueue {
+  series: BurstSeries;
+  name: string;
+  /** its class code (HARD, SOFT...) at decision time, or -1 when it is the new queue */
+  cls: number;
+  capacity: Float64Array;
+}
 
 /** What a detail sentence is made of: safety, a TQ admitted, fairness, resource, hard. */
 export const D_SAFETY = 0, D_TQ = 1, D_FAIRNESS = 2, D_RESOURCE = 3, D_HARD = 4;
@@ -24,27 +37,24 @@ export class Admission implements BopfAdmission {
   readonly class: BopfClass;
   readonly reason: BopfReason;
   private text: string | undefined;
-  /** the control's rows at decision time (reset() leaves them to this decision) and resource names */
-  private readonly rows: AdmissionRows;
+  /** the deciding queue (safety, fairness), captured at decision time, and resource names */
+  private readonly queue: DetailQueue | null;
   private readonly names: readonly string[];
   private readonly what: number;
   private readonly m1: number;
-  /** the deciding queue's id (safety: the guaranteed queue that would break; else the new queue) */
-  private readonly id: number;
   private readonly res: number;
   private readonly a: number;
   private readonly b: number;
   private readonly c: number;
 
-  constructor(cls: BopfClass, rows: AdmissionRows, names: readonly string[], what: number, m1: number, id: number, res: number, a: number, b: number, c: number) {
+  constructor(cls: BopfClass, queue: DetailQueue | null, names: readonly string[], what: number, m1: number, res: number, a: number, b: number, c: number) {
     this.class = cls;
     this.reason = REASONS[what];
     this.text = undefined;
-    this.rows = rows;
+    this.queue = queue;
     this.names = names;
     this.what = what;
     this.m1 = m1;
-    this.id = id;
     this.res = res;
     this.a = a;
     this.b = b;
@@ -52,7 +62,7 @@ export class Admission implements BopfAdmission {
   }
 
   get detail(): string {
-    return (this.text ??= formatDetail(this.rows, this.names, this.what, this.m1, this.id, this.res, this.a, this.b, this.c, this.class));
+    return (this.text ??= formatDetail(this.queue, this.names, this.what, this.m1, this.res, this.a, this.b, this.c, this.class));
   }
 
   toJSON(): { class: BopfClass; reason: BopfReason; detail: string } {
@@ -65,23 +75,23 @@ export class Admission implements BopfAdmission {
  * m1 = M + 1, `id` the deciding queue, and for D_RESOURCE the resource `res` with a = its
  * hard sum, b = the queue's rate, c = C; for D_SAFETY and D_HARD, a = the tolerance.
  */
-export function formatDetail(rows: AdmissionRows, names: readonly string[], what: number, m1: number, id: number, res: number, a: number, b: number, c: number, cls: BopfClass): string {
+export function formatDetail(q: DetailQueue | null, names: readonly string[], what: number, m1: number, res: number, a: number, b: number, c: number, cls: BopfClass): string {
   switch (what) {
     case D_SAFETY: {
-      const s = rows.seriesById(id)!;
+      const s = q!.series;
       const bd = s.binding!;
       const burst = s.burst(bd.burst);
-      const fair = (rows.capacity[bd.resource] * s.gap(bd.burst)) / m1;
-      const jc = rows.cls[id] === GONE ? "guaranteed" : CLASS_NAMES[rows.cls[id]];
-      return `would break ${jc} ${rows.nameOf(id)}: its burst ${bd.burst} needs ${fmt(burst.volume[bd.resource])} ${names[bd.resource]}·s > ` +
+      const fair = (q!.capacity[bd.resource] * s.gap(bd.burst)) / m1;
+      const jc = q!.cls >= 0 && q!.cls < CLASS_NAMES.length ? CLASS_NAMES[q!.cls] : "guaranteed";
+      return `would break ${jc} ${q!.name}: its burst ${bd.burst} needs ${fmt(burst.volume[bd.resource])} ${names[bd.resource]}·s > ` +
         `C·gap/(M+1) = ${fmt(fair)} with ${m1} queues (it tolerates ${a})`;
     }
     case D_TQ:
       return `TQ: safety (1) holds with ${m1} queue(s)`;
     case D_FAIRNESS: {
-      const s = rows.seriesById(id)!;
+      const s = q!.series;
       const bd = s.binding!;
-      const fair = (rows.capacity[bd.resource] * s.gap(bd.burst)) / m1;
+      const fair = (q!.capacity[bd.resource] * s.gap(bd.burst)) / m1;
       return `burst ${bd.burst} needs ${fmt(s.burst(bd.burst).volume[bd.resource])} ${names[bd.resource]}·s > ` +
         `fair share C·gap/(M+1) = ${fmt(fair)} with ${m1} queues`;
     }

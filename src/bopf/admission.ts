@@ -34,17 +34,18 @@
 // Edge values: a queue with no bursts (or zero volume) tolerates any count and has rate 0,
 // so it is hard and never binds; a burst larger than C * gap fails (2) even alone.
 import { InputError } from "../errors.js";
-import { burstSeries, isPeriodic, periodicSummary, type BurstSeries, type BurstsInput, type PeriodicBursts, type SummaryOut } from "./bursts.js";
+import { PeriodicSeries, burstSeries, isPeriodic, periodicSummary, type BurstSeries, type BurstsInput, type PeriodicBursts, type SummaryOut } from "./bursts.js";
 import { LazyMinHeap } from "./min-heap.js";
 import { validateBatchShape, type AdmissionBatch, type BatchOutcome } from "./admission-batch.js";
-import { admitError, admitOnBlock, blockFor, copyIn } from "../kernels/bopf/batch.js";
+import { EngineAdmissionBatch, admitError, admitOnBlock, blockFor, columnsOf, copyIn, ownBlock } from "../kernels/bopf/batch.js";
+import { keepViews } from "../kernels/util/keep-views.js";
 import type { Engine } from "../engine/engine.js";
 import { Status } from "../kernels/status.js";
 import { BopfScratch, bopfAdmitKernel, classifyQueue } from "../kernels/bopf/twin.js";
 import type { AdmissionOptions, BopfAdmission, BopfClass, BopfQueueInput } from "./admission-types.js";
 import { checkQueue, checkSettings, type QueueHead } from "./admission-validate.js";
 import { AdmissionRows, HARD, SOFT, REJECTED, GONE, NAMED, NAMED_PERIODIC } from "./admission-rows.js";
-import { Admission, CLASS_NAMES, D_FAIRNESS, D_HARD, D_RESOURCE, D_SAFETY, D_TQ } from "./admission-detail.js";
+import { Admission, type DetailQueue, CLASS_NAMES, D_FAIRNESS, D_HARD, D_RESOURCE, D_SAFETY, D_TQ } from "./admission-detail.js";
 
 export type { AdmissionOptions, BopfAdmission, BopfClass, BopfQueueInput, BopfReason } from "./admission-types.js";
 
@@ -56,7 +57,7 @@ export class BopfAdmissionControl {
   readonly variant: "bopf" | "nbopf";
   /** resource names for the details */
   readonly names: readonly string[];
-  /** the column store by admission id (a new one after reset() when a pending detail reads the old one) */
+  /** the column store: a slot per admitted queue, found by admission id (admission-rows.ts) */
   private rows: AdmissionRows;
   private readonly k: number;
   /** name -> admission id of the queues currently admitted */
@@ -84,6 +85,8 @@ export class BopfAdmissionControl {
   /** Set by decide(): the detail's ingredients of the last decision. */
   private dWhat = 0;
   private dId = 0;
+  /** decide(): the bursts of a new queue refused by fairness (its detail names them) */
+  private dSeries: BurstSeries | null = null;
   private dRes = 0;
   private dA = 0;
   private dB = 0;
@@ -113,8 +116,7 @@ export class BopfAdmissionControl {
     this.guaranteed.clear();
     this.hardRate.fill(0);
     this.hardCount = 0;
-    if (this.rows.detailPending) this.rows = new AdmissionRows(this.capacity, this.k);
-    else this.rows.reset();
+    this.rows.reset(); // details handed out hold their own deciding queue (DetailQueue)
     this.admitted = 0;
   }
 
@@ -125,23 +127,25 @@ export class BopfAdmissionControl {
 
   classOf(name: string): BopfClass | undefined {
     const id = this.entries.get(name);
-    return id === undefined ? undefined : CLASS_NAMES[this.rows.cls[id]];
+    return id === undefined ? undefined : CLASS_NAMES[this.rows.cls[this.rows.slotOf(id)]];
   }
 
   /** The class of the queue admitted with id `id`, undefined once it left (or never admitted). */
   classOfId(id: number): BopfClass | undefined {
-    return this.rows.isLive(id) ? CLASS_NAMES[this.rows.cls[id]] : undefined;
+    const slot = this.rows.liveSlot(id);
+    return slot >= 0 ? CLASS_NAMES[this.rows.cls[slot]] : undefined;
   }
 
   /** seriesOf by admission id (for queues admitted by admitBatch, which have no name). */
   seriesOfId(id: number): BurstSeries | null {
-    return this.rows.isLive(id) ? this.rows.seriesById(id) : null;
+    const slot = this.rows.liveSlot(id);
+    return slot >= 0 ? this.rows.seriesBySlot(slot) : null;
   }
 
   /** The summary of an admitted LQ's bursts (rates, tolerance), for the allocator. */
   seriesOf(name: string): BurstSeries | null {
     const id = this.entries.get(name);
-    return id === undefined ? null : this.rows.seriesById(id);
+    return id === undefined ? null : this.rows.seriesBySlot(this.rows.slotOf(id));
   }
 
   /**
@@ -152,8 +156,19 @@ export class BopfAdmissionControl {
   admit(q: BopfQueueInput, field = "queue"): BopfAdmission {
     const c = this.decide(q, field);
     const what = this.dWhat;
-    if (what === D_SAFETY || what === D_FAIRNESS) this.rows.detailPending = true;
-    return new Admission(CLASS_NAMES[c], this.rows, this.names, what, this.admitted + (c === REJECTED ? 1 : 0), this.dId, this.dRes, this.dA, this.dB, this.dC);
+    return new Admission(CLASS_NAMES[c], what === D_SAFETY || what === D_FAIRNESS ? this.detailQueue(what, c) : null, this.names, what, this.admitted + (c === REJECTED ? 1 : 0), this.dRes, this.dA, this.dB, this.dC);
+  }
+
+  /** The deciding queue of the last safety or fairness decision, captured now (admission-detail.ts). */
+  private detailQueue(what: number, c: number): DetailQueue {
+    const rows = this.rows;
+    if (what === D_SAFETY || c !== REJECTED) {
+      // safety: a live guaranteed queue; fairness: the new queue, kept in the last slot
+      const slot = what === D_SAFETY ? rows.slotOf(this.dId) : rows.used - 1;
+      return { series: rows.seriesBySlot(slot)!, name: rows.nameOfSlot(slot), cls: what === D_SAFETY ? rows.cls[slot] : -1, capacity: this.capacity };
+    }
+    // a new queue refused by fairness (not kept): its series from the decision
+    return { series: this.dSeries!, name: this.head.name, cls: -1, capacity: this.capacity };
   }
 
   /**
@@ -170,10 +185,28 @@ export class BopfAdmissionControl {
     return this.rows.nextId - 1;
   }
 
-  /** Row `id` of the per-resource rates max_n r(n) (K numbers from id * K; zeros for TQs). */
+  /**
+   * The per-resource rates max_n r(n) of every id up to lastId (K numbers from id * K; zeros
+   * for TQs and for queues that left): a fresh array, O(lastId * K), for inspection. A
+   * scheduler reads one queue's with rateOf(id).
+   */
   get rates(): Float64Array {
-    this.rows.summarize();
-    return this.rows.rate;
+    const rows = this.rows, k = this.k;
+    rows.summarize();
+    const out = new Float64Array(rows.nextId * k);
+    for (let slot = 0; slot < rows.used; slot++) {
+      if (rows.cls[slot] === GONE) continue;
+      out.set(rows.rate.subarray(slot * k, slot * k + k), rows.idAt(slot) * k);
+    }
+    return out;
+  }
+
+  /** The K max rates of the live queue with admission id `id` (a view, zeros for a TQ), or null. */
+  rateOf(id: number): Float64Array | null {
+    const rows = this.rows, slot = rows.liveSlot(id);
+    if (slot < 0) return null;
+    rows.summarize();
+    return rows.rate.subarray(slot * this.k, slot * this.k + this.k);
   }
 
   /** Removes an admitted queue and releases its guarantee. Returns false when unknown. */
@@ -185,12 +218,13 @@ export class BopfAdmissionControl {
   /** leave() by admission id (any queue, named or from a batch). Returns false when not admitted. */
   leaveId(id: number): boolean {
     const rows = this.rows;
-    if (!rows.isLive(id)) return false;
-    const o = rows.origin[id];
-    if (o === NAMED || o === NAMED_PERIODIC) this.entries.delete(rows.qname[id]);
+    const slot = rows.liveSlot(id);
+    if (slot < 0) return false;
+    const o = rows.origin[slot];
+    if (o === NAMED || o === NAMED_PERIODIC) this.entries.delete(rows.qname[slot]);
     this.admitted--;
-    const c = rows.cls[id];
-    rows.cls[id] = GONE; // its row stays: an earlier decision's detail may name it
+    const c = rows.cls[slot];
+    rows.drop(slot); // GONE; the store compacts once GONE slots outnumber the live ones
     if (c === HARD || c === SOFT) this.guaranteed.remove(id);
     // from scratch on a hard leave, so subtraction never leaves float residue behind
     if (c === HARD) {
@@ -207,10 +241,11 @@ export class BopfAdmissionControl {
     const name = head.name;
     if (this.entries.has(name)) throw new InputError(`${field}.name`, `queue '${name}' is already admitted`);
     const rows = this.rows;
-    const id = rows.nextId;
-    if (id >= rows.cls.length) rows.grow();
+    const id = rows.nextId, slot = rows.used;
+    if (slot >= rows.cls.length) rows.grow();
     const k = this.k;
-    // the new queue's summary goes straight into row `id` (kept only if admitted)
+    this.dSeries = null;
+    // the new queue's summary goes straight into its slot (kept only if admitted)
     let tolerance = Infinity;
     let bind = -1;
     let series: BurstSeries | null = null;
@@ -219,20 +254,24 @@ export class BopfAdmissionControl {
     if (input !== null) {
       if (typeof input === "object" && isPeriodic(input as BurstsInput)) {
         periodic = input as PeriodicBursts;
-        tolerance = periodicSummary(input as PeriodicBursts, this.capacity, field, rows.rate, id * k, this.summary, ".bursts");
+        tolerance = periodicSummary(input as PeriodicBursts, this.capacity, field, rows.rate, slot * k, this.summary, ".bursts");
         bind = this.summary.binding;
       } else {
         series = burstSeries(input as BurstsInput, this.capacity, `${field}.bursts`);
         tolerance = series.tolerance;
         bind = series.binding ? series.binding.resource : -1;
-        rows.rate.set(series.maxRate, id * k);
+        rows.rate.set(series.maxRate, slot * k);
       }
     } else {
-      rows.rate.fill(0, id * k, id * k + k);
+      rows.rate.fill(0, slot * k, slot * k + k);
     }
-    const c = this.classify(id, input !== null, tolerance);
-    if (c === REJECTED) return c;
-    rows.keepNamed(id, c, tolerance, bind, name, series, periodic);
+    const c = this.classify(slot, id, input !== null, tolerance);
+    if (c === REJECTED) {
+      // a detail refused by fairness names this queue's bursts: kept for detailQueue
+      if (this.dWhat === D_FAIRNESS) this.dSeries = series ?? new PeriodicSeries({ ...periodic!, volume: Array.from(periodic!.volume) }, rows.rate.slice(slot * k, slot * k + k), tolerance, bind);
+      return c;
+    }
+    rows.keepNamed(slot, c, tolerance, bind, name, series, periodic);
     this.admitted++;
     if (c === HARD || c === SOFT) this.guaranteed.push(tolerance, id);
     if (c === HARD) {
@@ -248,12 +287,12 @@ export class BopfAdmissionControl {
   }
 
   /**
-   * classifyQueue for a new queue whose rates are already in row `id` (K zeros for a TQ):
-   * the class code, with the detail's ingredients left in d*.
+   * classifyQueue for a new queue (admission id `id`) whose rates are already in slot
+   * `slot` (K zeros for a TQ): the class code, with the detail's ingredients left in d*.
    */
-  private classify(id: number, isLQ: boolean, tolerance: number): number {
+  private classify(slot: number, id: number, isLQ: boolean, tolerance: number): number {
     const m1 = this.admitted + 1;
-    const rate = this.rows.rate, base = id * this.k;
+    const rate = this.rows.rate, base = slot * this.k;
     const d = classifyQueue(m1, this.guaranteed.peekKey(), isLQ, tolerance, this.k, this.hardRate, rate, base, this.capSlack, this.need, this.variant === "nbopf");
     const c = d & 3, why = (d >> 2) & 3;
     if (why === R_SAFETY) {
@@ -295,14 +334,20 @@ export class BopfAdmissionControl {
    */
   admitRows(b: AdmissionBatch, out: BatchOutcome, field: string, engine: Engine | null, want: Float64Array | null, beforeCommit: ((round: number) => void) | null = null): number {
     const k = this.k, rows = this.rows;
+    // an EngineAdmissionBatch: refused when released or read through stale views; its own
+    // block when it lives in this engine; its columns read without counting as handed out
+    if (b instanceof EngineAdmissionBatch) b.checkFresh(field);
+    const own = engine !== null && ownBlock(engine, b, k);
+    const batch = b;
+    b = columnsOf(b);
     validateBatchShape(b, k, field);
     const n = b.n;
     if (out === null || typeof out !== "object" || !(out.cls instanceof Uint8Array) || !(out.reason instanceof Uint8Array) || !(out.id instanceof Int32Array) ||
       out.cls.length < n || out.reason.length < n || out.id.length < n) {
       throw new InputError("out", `expected {cls: Uint8Array, reason: Uint8Array, id: Int32Array} of at least N = ${n} entries`);
     }
-    const id0 = rows.nextId;
-    if (id0 + n > rows.cls.length) rows.grow(id0 + n);
+    const id0 = rows.nextId, s0 = rows.used;
+    if (s0 + n > rows.cls.length) rows.grow(s0 + n);
     if (engine === null && this.kgkey.length < n) {
       this.kgkey = new Float64Array(n);
       this.kgid = new Int32Array(n);
@@ -320,7 +365,10 @@ export class BopfAdmissionControl {
     let gkey: Float64Array, gid: Int32Array;
     let round = Status.OK;
     if (engine !== null) {
-      const block = blockFor(engine, b, k);
+      // columns that are views of the engine's memory stay readable if staging grows it
+      const keep = !own && engine.kernels.stageGrows("bopf", n, k) ? keepViews(engine.kernels, [b, want]) : null;
+      const block = blockFor(engine, batch, k);
+      if (keep !== null) [b, want] = keep();
       j = admitOnBlock(block, b, k, this.capacity, this.capSlack, this.hardRate, st, field, want);
       if (want !== null) round = st[7];
       const v = block.views();
@@ -329,8 +377,8 @@ export class BopfAdmissionControl {
       if (out.id !== v.id) out.id.set(v.id.subarray(0, n));
       // the caller's last word (decideRound: the round's cells) before any state changes: it may throw
       if (beforeCommit !== null) beforeCommit(round);
-      rows.cls.set(v.clsById.subarray(0, j), id0);
-      rows.origin.set(v.kindById.subarray(0, j), id0);
+      rows.cls.set(v.clsById.subarray(0, j), s0);
+      rows.origin.set(v.kindById.subarray(0, j), s0);
       this.hardRate.set(v.hard);
       gkey = v.gkey;
       gid = v.gid;
@@ -341,7 +389,7 @@ export class BopfAdmissionControl {
       sums.set(this.hardRate);
       if (want !== null) throw new Error("admitRows: the fused round needs an engine");
       const code = bopfAdmitKernel(n, k, 1, this.capacity, this.capSlack, sums, st, b.kind, b.start, b.period, b.window, b.count, b.volume, NO_F64,
-        out.cls, out.reason, out.id, NO_F64, NO_F64, NO_I32, rows.cls.subarray(id0), rows.origin.subarray(id0), this.kgkey, this.kgid, NO_F64, this.kscratch);
+        out.cls, out.reason, out.id, NO_F64, NO_F64, NO_I32, rows.cls.subarray(s0), rows.origin.subarray(s0), this.kgkey, this.kgid, NO_F64, this.kscratch);
       if (code !== Status.OK) throw admitError(b, code, this.kscratch.errIndex, k, field);
       j = st[4];
       this.need = this.hardRate;
@@ -354,7 +402,7 @@ export class BopfAdmissionControl {
     const g = st[5];
     if (g > 0) this.guaranteed.appendUnordered(gkey, gid, g, st[1], st[6] >= 0 ? st[6] : topId >= 0 ? topId : gid[0]);
     rows.keepBatch(b, out, id0, j);
-    for (let id = id0; id < id0 + j; id++) if (rows.cls[id] === HARD) this.pushHardId(id);
+    for (let i = 0; i < j; i++) if (rows.cls[s0 + i] === HARD) this.pushHardId(id0 + i);
     this.admitted += j;
     return round;
   }

@@ -10,6 +10,7 @@
 // gives the LQ 2, step 3 the TQ 3, step 4 the LQ's unmet 6 capped by what is left (5):
 // [7, 3], with the steps or without. Edge values: N = 0 gives an empty allocation; a bad
 // cell is an InputError naming it (want[i][r], rate[i][r], weight[i], cls[i], ...).
+import { keepViews } from "../kernels/util/keep-views.js";
 import type { Engine } from "../engine/engine.js";
 import { allocateError, copyIn } from "../kernels/bopf/batch.js";
 import { Status } from "../kernels/status.js";
@@ -80,7 +81,10 @@ export function allocateInstantFlat(engine: Engine, capacity: ArrayLike<number>,
 function kernelRound(engine: Engine, capacity: ArrayLike<number>, b: InstantBatch, ws: InstantWorkspace): Float64Array | null {
   validateShape(capacity, b);
   const k = capacity.length, n = b.n, nk = n * k;
+  // columns that are views of the engine's memory stay readable if staging grows it
+  const keep = engine.kernels.stageGrows("bopf", n, k) ? keepViews(engine.kernels, [capacity, b]) : null;
   const block = engine.kernels.stage("bopf", n, k);
+  if (keep !== null) [capacity, b] = keep();
   const v = block.views();
   for (let r = 0; r < k; r++) v.capacity[r] = capacity[r];
   copyIn(v.cls, b.cls, n);

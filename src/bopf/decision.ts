@@ -26,7 +26,7 @@ import { KIND_LQ, emptyBatchOutcome, type AdmissionBatch, type BatchOutcome } fr
 import { allocateSteps } from "./allocate-steps.js";
 import { InstantWorkspace, type InstantBatch } from "./instant-batch.js";
 import { validateInstantBatch } from "./instant-validate.js";
-import { blockFor } from "../kernels/bopf/batch.js";
+import { blockFor, columnsOf } from "../kernels/bopf/batch.js";
 
 /** What decideRound reuses across calls (grows as needed). */
 export class DecisionWorkspace {
@@ -116,13 +116,13 @@ export function decideRound(
   const built: { inst: InstantBatch | null } = { inst: null };
   const check = (round: number): void => {
     if (round === Status.OK) return;
-    built.inst = dw.instantBatch(b, want, k);
+    built.inst = dw.instantBatch(columnsOf(b), want, k);
     checkRound(ac.capacity, built.inst, field);
   };
   const code = ac.admitRows(b, dw.out, field, engine, want, check);
   // the block admission ran on (a transient block is still the staged one: nothing was staged since)
   if (code === Status.OK) return { out: dw.out, allocation: blockFor(engine, b, k).views().allocation.subarray(0, nk) };
   // contended: the same round over the InstantBatch the check built (its cells checked)
-  const inst = built.inst ?? dw.instantBatch(b, want, k);
+  const inst = built.inst ?? dw.instantBatch(columnsOf(b), want, k);
   return { out: dw.out, allocation: allocateSteps(engine, ac.capacity, inst, dw.ws, true).allocation };
 }

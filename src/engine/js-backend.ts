@@ -2,6 +2,7 @@
 // plain typed arrays, for differential tests, benchmarks and hosts without WASM.
 import type { KernelArgs, KernelBackend, KernelBlock, KernelName, KernelViews } from "../kernels/backend.js";
 import { CONTRACTS } from "../kernels/contracts.js";
+import { stageCount } from "../kernels/util/stage-count.js";
 import { regionsOf, tooLarge } from "../kernels/regions.js";
 
 interface Scratch {
@@ -64,6 +65,7 @@ export class JsBackend implements KernelBackend {
   }
 
   stage<K extends KernelName>(kernel: K, a: number, b: number): KernelBlock<K> {
+    stageCount.n++;
     const cached = this.transient[kernel] as JsBlock<K> | undefined;
     if (cached && cached.a === a && cached.b === b) return cached;
     // drop the old arrays first so a big problem after a big problem does not need both
@@ -75,6 +77,14 @@ export class JsBackend implements KernelBackend {
 
   prepare<K extends KernelName>(kernel: K, a: number, b: number): KernelBlock<K> {
     return this.make(kernel, a, b, false);
+  }
+
+  stageGrows(): boolean {
+    return false;
+  }
+
+  memoryBuffer(): null {
+    return null;
   }
 
   private make<K extends KernelName>(kernel: K, a: number, b: number, transient: boolean): JsBlock<K> {

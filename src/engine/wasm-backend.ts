@@ -4,10 +4,11 @@ import type { KernelArgs, KernelBackend, KernelBlock, KernelName, KernelViews } 
 import type { BopfExports } from "../kernels/bopf/contract.js";
 import type { Ptrs } from "../kernels/contract.js";
 import { CONTRACTS } from "../kernels/contracts.js";
+import { stageCount } from "../kernels/util/stage-count.js";
 import type { CrvExports } from "../kernels/crv/contract.js";
 import type { DrfExports } from "../kernels/drf/contract.js";
 import type { LtrfExports } from "../kernels/ltrf/contract.js";
-import { regionBytes, type Region } from "../kernels/region-table.js";
+import { MAX_BYTES, regionBytes, type Region } from "../kernels/region-table.js";
 import { regionTable, regionsOf } from "../kernels/regions.js";
 import type { SrptExports } from "../kernels/srpt/contract.js";
 import { WasmArena } from "./arena.js";
@@ -103,6 +104,7 @@ export class WasmBackend implements KernelBackend {
   // Every kernel stages at the arena's top: calls never interleave (the engine stages, runs
   // and copies results out in one method), so the kernels' transient regions may overlap.
   stage<K extends KernelName>(kernel: K, a: number, b: number): KernelBlock<K> {
+    stageCount.n++;
     const cached = this.transient[kernel] as WasmBlock<K> | undefined;
     if (cached && cached.a === a && cached.b === b && cached.valid()) return cached;
     const block = this.place(kernel, a, b, true);
@@ -114,15 +116,32 @@ export class WasmBackend implements KernelBackend {
     return this.place(kernel, a, b, false);
   }
 
-  /** Lays the kernel's regions out (inputs, outputs, scratch) and reserves their memory. */
-  private place<K extends KernelName>(kernel: K, a: number, b: number, transient: boolean): WasmBlock<K> {
-    const { regions, bytes } = regionsOf(kernel, a, b);
+  stageGrows(kernel: KernelName, a: number, b: number): boolean {
+    const cached = this.transient[kernel];
+    if (cached && cached.a === a && cached.b === b && cached.valid()) return false;
+    const { bytes } = regionsOf(kernel, a, b);
+    const end = this.arena.top + bytes + this.scratchBytes(kernel, a, b);
+    // beyond 4 GiB the stage is an InputError that grows nothing
+    return end > this.memory.buffer.byteLength && end <= MAX_BYTES;
+  }
+
+  memoryBuffer(): ArrayBuffer {
+    return this.memory.buffer;
+  }
+
+  /** The kernel's scratch bytes as the module reports them. */
+  private scratchBytes(kernel: KernelName, a: number, b: number): number {
     // queried only once the regions fit in 4 GiB, so the module's i32 size arithmetic is in range
     // usize sizes come back as i32 (>>> 0 makes them unsigned); drf, srpt and ltrf return an
     // exact f64 so a size beyond the 32-bit address space is caught by the arena, not wrapped
     const reported = glue(kernel).scratchBytes(this.x, a, b);
-    const scratchBytes = reported < 0 ? reported >>> 0 : reported;
-    const total = bytes + scratchBytes;
+    return reported < 0 ? reported >>> 0 : reported;
+  }
+
+  /** Lays the kernel's regions out (inputs, outputs, scratch) and reserves their memory. */
+  private place<K extends KernelName>(kernel: K, a: number, b: number, transient: boolean): WasmBlock<K> {
+    const { regions, bytes } = regionsOf(kernel, a, b);
+    const total = bytes + this.scratchBytes(kernel, a, b);
     const t = regionTable(kernel);
     const field = t.field, what = t.describe(a, b);
     const at = transient ? this.arena.reserveTransient(total, field, what) : this.arena.allocate(total, field, what);

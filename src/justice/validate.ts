@@ -45,6 +45,7 @@ export function validateJobs(jobs: unknown, field = "jobs"): readonly DeadlineJo
   if (!Array.isArray(jobs)) throw new InputError(field, `expected an array (got ${describeValue(jobs)})`);
   const ids = new Map<string, number>();
   let tasks = 0;
+  let latest = 0, work = 0, longest = 0;
   jobs.forEach((j: unknown, i: number) => {
     const f = `${field}[${i}]`;
     if (j === null || typeof j !== "object") throw new InputError(f, `expected an object (got ${describeValue(j)})`);
@@ -60,6 +61,15 @@ export function validateJobs(jobs: unknown, field = "jobs"): readonly DeadlineJo
     if (tasks > MAX_TASKS) throw new InputError(`${f}.requestedTasks`, `brings the jobs to ${tasks} tasks, beyond the simulator's 2^24`);
     checkPositive(`${f}.compTime`, job.compTime);
     checkPositive(`${f}.deadline`, job.deadline);
+    // every time the run can reach (an arrival, then every job's work one after another, or
+    // a deadline) must be a finite f64: otherwise ends, the makespan and the metrics became
+    // Infinity (or null in JSON) for finite inputs (issue 21 finding 15)
+    latest = Math.max(latest, job.arrival as number);
+    work += job.compTime as number;
+    longest = Math.max(longest, job.deadline as number);
+    if (!Number.isFinite(latest + work + longest)) {
+      throw new InputError(`${f}.compTime`, `the jobs' latest arrival + total compTime + longest deadline (${latest} + ${work} + ${longest} s) is beyond f64, so run times would be Infinity; rescale the units`);
+    }
   });
   return jobs as DeadlineJob[];
 }

@@ -69,4 +69,12 @@ export interface KernelBackend {
   stage<K extends KernelName>(kernel: K, a: number, b: number): KernelBlock<K>;
   /** A block with memory of its own, valid until release(), whatever else the backend runs. */
   prepare<K extends KernelName>(kernel: K, a: number, b: number): KernelBlock<K>;
+  /**
+   * True when stage(kernel, a, b) would grow the engine's memory, detaching every view of it
+   * the caller holds (WASM); always false for JS, whose arrays never move. Call sites pass
+   * such views through util/keep-views.ts so both backends read the same values.
+   */
+  stageGrows(kernel: KernelName, a: number, b: number): boolean;
+  /** The buffer the engine's views live in (WASM: linear memory), or null when its arrays never move (JS). */
+  memoryBuffer(): ArrayBufferLike | null;
 }

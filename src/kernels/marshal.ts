@@ -6,6 +6,7 @@
 // Typed input is one `TypedArray.prototype.set` (a memcpy for Float64Array into Float64Array;
 // Float32Array and integer arrays convert exactly). A row matrix is a tight per-row loop.
 import { InputError, describeValue } from "../errors.js";
+import { unusableView, unusableViewError } from "./util/views.js";
 
 export type Vector = ArrayLike<number>;
 /** Queue-major demands: rows (number[][] or typed rows) or one flat array of N*K. */
@@ -24,6 +25,11 @@ export function isNonNumericView(v: unknown): boolean {
   return v instanceof DataView || v instanceof BigInt64Array || v instanceof BigUint64Array;
 }
 
+/** A typed array that is detached or out of bounds (util/views.ts) as an InputError, before any set() meets it. */
+function checkView(field: string, v: ArrayBufferView): void {
+  if (unusableView(v)) throw unusableViewError(field);
+}
+
 function nonNumericView(field: string, v: unknown): InputError {
   return new InputError(field, `expected numbers, got a ${(v as object).constructor.name} (use an array or a Float64Array)`);
 }
@@ -31,6 +37,7 @@ function nonNumericView(field: string, v: unknown): InputError {
 export function vectorLength(field: string, v: unknown): number {
   if (!isArrayLike(v)) throw new InputError(field, `expected an array of numbers, got ${describeValue(v)}`);
   if (isNonNumericView(v)) throw nonNumericView(field, v);
+  if (ArrayBuffer.isView(v)) checkView(field, v);
   return v.length;
 }
 
@@ -41,6 +48,7 @@ export function vectorLength(field: string, v: unknown): number {
 export function matrixRows(field: string, m: unknown, k: number): number {
   if (!isArrayLike(m)) throw new InputError(field, `expected an array of rows or a flat array of N*K numbers, got ${describeValue(m)}`);
   if (isNonNumericView(m)) throw nonNumericView(field, m);
+  if (ArrayBuffer.isView(m)) checkView(field, m);
   if (ArrayBuffer.isView(m) || m.length === 0 || !isArrayLike(m[0])) {
     // typed, empty, or a flat number[] of N*K
     if (m.length % k !== 0) throw new InputError(field, `flat length ${m.length} is not a multiple of K=${k}`);
@@ -52,6 +60,9 @@ export function matrixRows(field: string, m: unknown, k: number): number {
 export function writeVector(field: string, src: unknown, dst: Float64Array, len: number): void {
   const v = src as ArrayLike<unknown>;
   if (isNonNumericView(v)) throw nonNumericView(field, v);
+  // lengths are checked again as each array is copied: user code (an element getter of an
+  // earlier input) may have resized or detached this one since its length was read
+  if (ArrayBuffer.isView(v)) checkView(field, v);
   if (v.length !== len) throw new InputError(field, `has length ${v.length}, expected ${len}`);
   if (ArrayBuffer.isView(v)) {
     dst.set(v as unknown as ArrayLike<number>);
@@ -68,6 +79,10 @@ export function writeVector(field: string, src: unknown, dst: Float64Array, len:
 export function writeMatrix(field: string, src: unknown, dst: Float64Array, n: number, k: number): void {
   const m = src as ArrayLike<unknown>;
   if (ArrayBuffer.isView(m)) {
+    checkView(field, m);
+    // a flat typed matrix resized since matrixRows counted it would copy too few (keeping the
+    // last call's staged values) or throw a RangeError
+    if (m.length !== n * k) throw new InputError(field, `has length ${m.length}, expected N*K=${n * k} (it changed during the call)`);
     dst.set(m as unknown as ArrayLike<number>);
     return;
   }
@@ -76,6 +91,7 @@ export function writeMatrix(field: string, src: unknown, dst: Float64Array, n: n
     writeVector(field, m, dst, n * k);
     return;
   }
+  if (m.length !== n) throw new InputError(field, `has ${m.length} rows, expected N=${n} (it changed during the call)`);
   for (let i = 0; i < n; i++) {
     const row = m[i];
     if (Array.isArray(row) && row.length === k) {
@@ -90,6 +106,7 @@ export function writeMatrix(field: string, src: unknown, dst: Float64Array, n: n
     }
     if (!isArrayLike(row)) throw new InputError(`${field}[${i}]`, `expected an array of ${k} numbers, got ${describeValue(row)}`);
     if (isNonNumericView(row)) throw nonNumericView(`${field}[${i}]`, row);
+    if (ArrayBuffer.isView(row)) checkView(`${field}[${i}]`, row);
     if (row.length !== k) throw new InputError(`${field}[${i}]`, `has length ${row.length}, expected K=${k} (the capacity's length)`);
     dst.set(row as unknown as ArrayLike<number>, i * k); // a typed row
   }

@@ -88,3 +88,65 @@ describe("admission state under churn (issue 21, finding 7)", () => {
     expect(ac.admit({ name: "probe", kind: "TQ" }).class).toBe("elastic");
   });
 });
+
+describe("admission state proportional to the live queues (issue 21, finding 7, rest)", () => {
+  type Rows = { used: number; cls: Uint8Array; compactMoves: number; hardSumVisits: number };
+  const rowsOf = (ac: BopfAdmissionControl) => (ac as unknown as { rows: Rows }).rows;
+  const hard = { start: 0, period: 1000, window: 10, volume: [1, 1], count: 3 };
+
+  it("admit+leave churn of 20k/40k/80k: slots, array sizes and work stay bounded by the live queues (counted, not timed)", () => {
+    const figures: Array<{ churn: number; used: number; capacity: number; moves: number; visits: number }> = [];
+    for (const churn of [20_000, 40_000, 80_000]) {
+      const ac = new BopfAdmissionControl([100, 100]);
+      const stay = ["stay0", "stay1"].map((name) => (ac.admit({ name, kind: "LQ", bursts: hard }), ac.lastId));
+      let maxUsed = 0;
+      for (let i = 0; i < churn; i++) {
+        ac.admit({ name: `c${i}`, kind: i % 3 === 0 ? "TQ" : "LQ", bursts: i % 3 === 0 ? undefined : hard });
+        expect(ac.leave(`c${i}`)).toBe(true);
+        maxUsed = Math.max(maxUsed, rowsOf(ac).used);
+      }
+      const r = rowsOf(ac);
+      figures.push({ churn, used: maxUsed, capacity: r.cls.length, moves: r.compactMoves, visits: r.hardSumVisits });
+      // ids are never reused: the queues that stay keep theirs, a left id names nothing
+      expect(ac.lastId).toBe(churn + 1);
+      expect(stay.map((id) => ac.classOfId(id))).toEqual(["hard", "hard"]);
+      expect(ac.classOfId(2)).toBeUndefined();
+      expect(ac.leaveId(2)).toBe(false);
+      expect(ac.admittedCount).toBe(2);
+    }
+    for (const f of figures) {
+      // at most 2 live + 64 + (live + 1) GONE slots before a compaction; arrays never past 256 rows
+      expect(f.used).toBeLessThanOrEqual(2 + 64 + 3);
+      expect(f.capacity).toBeLessThanOrEqual(256);
+      // each compaction moves at most 2 * 67 slots and happens every >= 64 leaves: linear in the churn
+      expect(f.moves).toBeLessThanOrEqual(3 * f.churn);
+      expect(f.visits).toBeLessThanOrEqual(2 * f.churn);
+    }
+    // work per churn is the same at every size (linear, not quadratic)
+    expect(figures[2].moves / figures[2].churn).toBeLessThanOrEqual((figures[0].moves / figures[0].churn) * 1.05 + 0.01);
+  });
+
+  it("batch admissions and leaveId churn compact too, with the same decisions and ids as a twin control fed the same calls", () => {
+    const ac = new BopfAdmissionControl([100, 100]);
+    const ref = new BopfAdmissionControl([100, 100]);
+    const keep: number[] = [];
+    for (let round = 0; round < 400; round++) {
+      const b = { n: 3, kind: new Uint8Array([1, 0, 1]), start: new Float64Array(3), period: new Float64Array([1000, NaN, 500]), window: new Float64Array([10, 1, 20]), count: new Float64Array([3, 0, 2]), volume: new Float64Array([1, 1, 0, 0, 2, 1]) };
+      const out = { cls: new Uint8Array(3), reason: new Uint8Array(3), id: new Int32Array(3) };
+      ac.admitBatch(b, out);
+      const out2 = { cls: new Uint8Array(3), reason: new Uint8Array(3), id: new Int32Array(3) };
+      ref.admitBatch(b, out2);
+      expect([Array.from(out.cls), Array.from(out.id)]).toEqual([Array.from(out2.cls), Array.from(out2.id)]);
+      if (round % 50 === 0) keep.push(out.id[0]);
+      for (let i = 0; i < 3; i++) if (out.id[i] >= 0 && !(i === 0 && round % 50 === 0)) {
+        expect(ac.leaveId(out.id[i])).toBe(true);
+        expect(ref.leaveId(out2.id[i])).toBe(true);
+      }
+    }
+    expect(rowsOf(ac).used).toBeLessThanOrEqual(keep.length * 2 + 64 + 4);
+    expect(keep.map((id) => ac.classOfId(id))).toEqual(keep.map((id) => ref.classOfId(id)));
+    expect(keep.map((id) => ac.seriesOfId(id)?.gap(0))).toEqual(keep.map(() => 1000));
+    expect(ac.rateOf(keep[0])).toEqual(new Float64Array([0.1, 0.1]));
+    expect(ac.rateOf(keep[0] + 1)).toBeNull();
+  });
+});

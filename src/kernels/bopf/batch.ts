@@ -29,27 +29,85 @@ export class EngineAdmissionBatch implements AdmissionBatch {
     if (typeof k !== "number" || !Number.isInteger(k) || k < 1 || k > 2 ** 31 - 1) throw new InputError("k", `must be a whole number >= 1 (got ${describeValue(k)})`);
     this.n = n;
     this.block = engine.kernels.prepare("bopf", n, k);
+    // a WASM block may reuse the memory of a released one: start from zeros (every row a TQ),
+    // as the JS backend's fresh arrays do (found by test/engine/stateful.test.ts)
+    const v = this.block.views() as unknown as Record<string, { fill(x: number): void }>;
+    for (const name in v) v[name].fill(0);
   }
-  private get v(): BopfStage {
-    return this.block.views();
+  private released = false;
+  /** The column views handed out, to catch writes lost to memory growth (as prepared problems do). */
+  private readonly given: Partial<Record<BatchColumn, ArrayBufferView>> = {};
+  private col<C extends BatchColumn>(name: C): BopfStage[C] {
+    if (this.released) throw new InputError("batch", "this EngineAdmissionBatch was released; make a new one");
+    const v = this.block.views()[name];
+    this.given[name] = v;
+    return v;
   }
-  get kind(): Uint8Array { return this.v.kind; }
-  get start(): Float64Array { return this.v.start; }
-  get period(): Float64Array { return this.v.period; }
-  get window(): Float64Array { return this.v.window; }
-  get count(): Float64Array { return this.v.count; }
-  get volume(): Float64Array { return this.v.volume; }
+  get kind(): Uint8Array { return this.col("kind"); }
+  get start(): Float64Array { return this.col("start"); }
+  get period(): Float64Array { return this.col("period"); }
+  get window(): Float64Array { return this.col("window"); }
+  get count(): Float64Array { return this.col("count"); }
+  get volume(): Float64Array { return this.col("volume"); }
   /** The allocation round's demands (N*K), read by decideRound. */
-  get want(): Float64Array { return this.v.want; }
-  /** Frees the block; the batch must not be used afterwards. */
+  get want(): Float64Array { return this.col("want"); }
+  private colsCache: AdmissionBatch | null = null;
+  private colsViews: BopfStage | null = null;
+  /**
+   * The columns as a plain batch of the current views, for the library's own reads: unlike
+   * the getters these do not count as views handed out (checkFresh judges the caller's).
+   */
+  columns(): AdmissionBatch {
+    if (this.released) throw new InputError("batch", "this EngineAdmissionBatch was released; make a new one");
+    const v = this.block.views();
+    if (v !== this.colsViews || this.colsCache === null) {
+      this.colsCache = { n: this.n, kind: v.kind, start: v.start, period: v.period, window: v.window, count: v.count, volume: v.volume };
+      this.colsViews = v;
+    }
+    return this.colsCache;
+  }
+  /** True once release() was called. */
+  get isReleased(): boolean {
+    return this.released;
+  }
+  /**
+   * An InputError when the batch was released, or when a column view read from it before the
+   * engine's memory grew is stale (writes through it were lost: the row would be admitted
+   * from zeros, e.g. an LQ as an elastic TQ). Admission calls it before reading anything.
+   */
+  checkFresh(field: string): void {
+    if (this.released) throw new InputError(field, "this EngineAdmissionBatch was released; make a new one");
+    const views = this.block.views();
+    for (const name of BATCH_COLUMNS) {
+      const g = this.given[name];
+      if (g !== undefined && g !== views[name]) {
+        throw new InputError(`${field}.${name}`, `the view you read from this batch was detached: the engine's memory grew since (a larger call or prepare). Writes through it were lost; read .${name} again and refill it`);
+      }
+    }
+  }
+  /** Frees the block; every later use of the batch is an InputError. Idempotent. */
   release(): void {
+    this.released = true;
     this.block.release();
   }
 }
 
+/** The batch's columns for the library's reads (EngineAdmissionBatch.columns), else the batch itself. */
+export function columnsOf(b: AdmissionBatch): AdmissionBatch {
+  return b instanceof EngineAdmissionBatch ? b.columns() : b;
+}
+
+const BATCH_COLUMNS = ["kind", "start", "period", "window", "count", "volume", "want"] as const;
+type BatchColumn = (typeof BATCH_COLUMNS)[number];
+
+/** True when the batch is admitted in its own block (it lives in this engine, with K columns). */
+export function ownBlock(engine: KernelHost, b: AdmissionBatch, k: number): b is EngineAdmissionBatch {
+  return b instanceof EngineAdmissionBatch && b.engine === engine && b.block.valid() && b.block.b === k;
+}
+
 /** The block a batch is admitted in: its own when it lives in this engine, else the staged one. */
 export function blockFor(engine: KernelHost, b: AdmissionBatch, k: number): KernelBlock<"bopf"> {
-  if (b instanceof EngineAdmissionBatch && b.engine === engine && b.block.valid() && b.block.b === k) return b.block;
+  if (ownBlock(engine, b, k)) return b.block;
   return engine.kernels.stage("bopf", b.n, k);
 }
 

@@ -5,6 +5,7 @@ import type { KernelBackend } from "../backend.js";
 import { Status } from "../status.js";
 import { InputError, describeValue } from "../../errors.js";
 import { vectorLength } from "../marshal.js";
+import { keepViews } from "../util/keep-views.js";
 import { copyResults } from "../results.js";
 import type { CrvStage } from "./contract.js";
 import { crvError } from "./errors.js";
@@ -43,7 +44,10 @@ const MODE_CODE: Record<string, number> = { fifo: 0, srpt: 1, crv: 2 };
 export function runCrvReorder(kernels: KernelBackend, input: CrvReorderInput, into?: unknown): CrvReorderResult {
   const { q, t } = crvShape(input);
   const thr = slackThresholdOf(input.slackThreshold);
+  // views of the engine's memory among the arrays stay readable if staging grows it
+  const keep = kernels.stageGrows("crv", q, t) ? keepViews(kernels, [input, into]) : null;
   const block = kernels.stage("crv", q, t);
+  if (keep !== null) [input, into] = keep();
   const s = block.views();
   writeCrvInputs(input, s, q, t);
   const code = block.run({ slackThreshold: thr });

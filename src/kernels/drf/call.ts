@@ -5,6 +5,7 @@ import { Status } from "../status.js";
 import { InputError, describeValue } from "../../errors.js";
 import { matrixRows, vectorLength, writeMatrix, writeVector, type Matrix, type Vector } from "../marshal.js";
 import { copyResults } from "../results.js";
+import { keepViews } from "../util/keep-views.js";
 import { drfArgs } from "./contract.js";
 import { drfError } from "./errors.js";
 
@@ -31,13 +32,16 @@ export interface DrfResult {
 /** `into`: optional caller arrays for the results (see CallOptions in src/kernels/results.ts). */
 export function runDrf(kernels: KernelBackend, input: DrfInput, into?: unknown): DrfResult {
   if (input === null || typeof input !== "object") throw new InputError("input", `expected an object, got ${describeValue(input)}`);
-  const { capacity, demands, weights, offsets } = input;
+  let { capacity, demands, weights, offsets } = input;
   const k = vectorLength("capacity", capacity);
   if (k === 0) throw new InputError("capacity", "must list at least one resource");
   const n = matrixRows("demands", demands, k);
   if (weights !== undefined) checkLength("weights", weights, n);
   if (offsets !== undefined) checkLength("offsets", offsets, n);
+  // views of the engine's memory among the arrays stay readable if staging grows it
+  const keep = kernels.stageGrows("drf", n, k) ? keepViews(kernels, [capacity, demands, weights, offsets, into]) : null;
   const block = kernels.stage("drf", n, k);
+  if (keep !== null) [capacity, demands, weights, offsets, into] = keep();
   const s = block.views();
   writeVector("capacity", capacity, s.capacity, k);
   writeMatrix("demands", demands, s.demands, n, k);

@@ -5,6 +5,7 @@ import type { KernelBackend } from "../backend.js";
 import { Status } from "../status.js";
 import { InputError, describeValue } from "../../errors.js";
 import { matrixRows, vectorLength, writeMatrix, writeVector, type Matrix, type Vector } from "../marshal.js";
+import { keepViews } from "../util/keep-views.js";
 import { copyResults } from "../results.js";
 import type { LtrfStage } from "./contract.js";
 import { ltrfError } from "./errors.js";
@@ -64,7 +65,10 @@ export function runLtrf(kernels: KernelBackend, input: LtrfInput, into?: unknown
   if (increments !== undefined) checkLength("increments", increments, n);
   if (blocking !== undefined && typeof blocking !== "boolean") throw new InputError("blocking", `must be a boolean, got ${describeValue(blocking)}`);
   if (maxStarts !== undefined) checkMaxStarts(maxStarts);
+  // views of the engine's memory among the arrays stay readable if staging grows it
+  const keep = kernels.stageGrows("ltrf", n, k) ? keepViews(kernels, [input, into]) : null;
   const block = kernels.stage("ltrf", n, k);
+  if (keep !== null) [input, into] = keep();
   const s = block.views();
   writeLtrfInputs(input, s, n, k);
   const code = block.run({ useWeights: weights !== undefined, blocking: blocking === true, partial: maxStarts !== undefined });

@@ -4,6 +4,7 @@ import type { KernelBackend } from "../backend.js";
 import { Status } from "../status.js";
 import { InputError, describeValue } from "../../errors.js";
 import { matrixRows, vectorLength, writeMatrix, writeVector, type Matrix, type Vector } from "../marshal.js";
+import { keepViews } from "../util/keep-views.js";
 import { copyResults } from "../results.js";
 import { SRPT_ARGS } from "./contract.js";
 import { srptError } from "./errors.js";
@@ -40,7 +41,10 @@ export function runSrpt(kernels: KernelBackend, input: SrptInput, into?: unknown
   }
   const ka = vectorLength("available", input.available);
   if (ka !== k) throw new InputError("available", `has length ${ka}, expected K=${k} (the capacity's length)`);
+  // views of the engine's memory among the arrays stay readable if staging grows it
+  const keep = kernels.stageGrows("srpt", n, k) ? keepViews(kernels, [input, into]) : null;
   const block = kernels.stage("srpt", n, k);
+  if (keep !== null) [input, into] = keep();
   const s = block.views();
   writeVector("capacity", input.capacity, s.capacity, k);
   writeVector("available", input.available, s.available, k);

@@ -404,6 +404,14 @@ describe.each(backends)("admitBatch and decideRound on the engine (%s)", (_name,
     engine.drf({ capacity: [1, 1], demands: new Float64Array(2 * 400_000).fill(1) }); // grows the memory
     const ac = new BopfAdmissionControl([1, 1]);
     const out = emptyBatchOutcome(2);
+    // issue 21 finding 13 (a change on purpose): like a prepared problem, a batch whose views
+    // were read before the growth is refused until they are read again (a write through the
+    // old views would have been lost); reading them again shows the rows written before it
+    if (engine.backend === "wasm") {
+      expect(() => ac.admitBatch(eb, out, "batch", engine)).toThrow(/was detached/);
+      expect(ac.admittedCount).toBe(0);
+    }
+    for (const col of ["kind", "start", "period", "window", "count", "volume"] as const) void eb[col];
     ac.admitBatch(eb, out, "batch", engine);
     expect(Array.from(out.cls)).toEqual([2, 0]);
     expect(ac.seriesOfId(1)!.tolerance).toBe(6);
