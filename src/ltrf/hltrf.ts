@@ -78,6 +78,8 @@ export class HLtrf {
   private readonly leafHeap: IndexedHeap;
   private readonly childHeap: IndexedHeap[];
   private readonly left: Float64Array;
+  /** Per node: 1 when a leaf below it has a task to start in this call (only those draw a tie). */
+  private readonly demanding: Uint8Array;
   private readonly slotOf: Int32Array;
   private readonly hadPending: Uint8Array;
 
@@ -101,6 +103,7 @@ export class HLtrf {
     this.leafHeap = new IndexedHeap(tree.leaves);
     this.childHeap = tree.children.map((c) => new IndexedHeap(c.length));
     this.left = new Float64Array(tree.leaves);
+    this.demanding = new Uint8Array(tree.nodes);
     this.hadPending = new Uint8Array(tree.leaves);
     this.slotOf = new Int32Array(tree.nodes).fill(-1);
     tree.children.forEach((cs) => cs.forEach((v: number, j: number) => (this.slotOf[v] = j)));
@@ -157,11 +160,18 @@ export class HLtrf {
       this.leafHeap.update(i, U[i] / weight[i], i);
       if (this.left[i] > 0) this.leafHeap.insert(i);
     }
+    // Only nodes with a demanding leaf below become candidates, so only they draw a random tie:
+    // an idle queue never moves the random stream, and its presence never changes others' ties.
+    const demanding = this.demanding;
+    demanding.fill(0);
+    for (let i = 0; i < n; i++) {
+      if (this.left[i] > 0) for (let v = i; v >= 0 && demanding[v] === 0; v = parent[v]) demanding[v] = 1;
+    }
     for (let v = 0; v < tree.nodes; v++) {
       const p = parent[v];
       if (p < 0) continue;
       const slot = this.slot(v);
-      this.childHeap[p].update(slot, U[v] / weight[v], this.tie(v));
+      this.childHeap[p].update(slot, U[v] / weight[v], demanding[v] === 1 ? this.tie(v) : tree.firstLeaf[v]);
     }
     for (let i = 0; i < n; i++) if (this.left[i] > 0) this.activate(i);
 

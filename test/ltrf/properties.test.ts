@@ -114,6 +114,26 @@ describe("H-LTRF Theorem 1 (random trees and workloads)", () => {
     };
     expect(run(5)).toEqual(run(5));
   });
+
+  it("random tie-breaking draws only for candidates: an idle queue never moves the random stream", () => {
+    // Same demanding queues, with and without an idle queue 'idle' (own group): same draws, same starts.
+    const busy = [{ name: "a", path: ["x"] }, { name: "b", path: ["y"] }, { name: "c", path: ["y"] }];
+    const run = (specs: Array<{ name: string; path: string[] }>) => {
+      let draws = 0;
+      const rng = new Rng(3);
+      const h = new HLtrf(buildTree(specs), { tWait: Infinity, tieBreak: "random", random: () => { draws++; return rng.next(); } });
+      const n = specs.length, out: number[][] = [];
+      const usage = new Float64Array(n);
+      for (let t = 0; t < 5; t++) {
+        const count = new Float64Array(n);
+        const pending = Float64Array.from(specs, (q) => (q.name === "idle" ? 0 : 4));
+        h.allocate({ time: t, free: Float64Array.of(5), tasks: new Float64Array(n).fill(1), pending, usage, increments: new Float64Array(n).fill(1), count });
+        out.push(Array.from(count).slice(0, 3));
+      }
+      return { draws, out };
+    };
+    expect(run([...busy, { name: "idle", path: ["z"] }])).toEqual(run(busy));
+  });
 });
 
 const workloadArb = fc.record({
