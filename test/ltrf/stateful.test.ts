@@ -177,7 +177,7 @@ function hltrfCommands(n: number) {
 }
 
 /** HLtrf's buffers rebuilt at the start of every call (never read before being rewritten). */
-const SCRATCH = new Set(["nodeUsage", "leafHeap", "childHeap", "left"]);
+const SCRATCH = new Set(["nodeUsage", "leafHeap", "childHeap", "left", "demanding"]);
 
 // ---------------------------------------------------------------- QuantumUpdater
 
