@@ -34,6 +34,8 @@ export interface QueueSweepOptions extends Omit<SweepOptions, "workers" | "modul
   keepJobs?: boolean;
   /** Called when Redis cannot be reached (the submitter keeps trying). */
   onRedisError?: (e: Error) => void;
+  /** Called with the number of cells whose jobs had vanished from Redis (a restart without persistence) and were enqueued again. */
+  onRequeue?: (cells: number) => void;
 }
 
 export class SweepCellsFailed extends Error {
@@ -122,6 +124,7 @@ export async function runSweepOnQueue(spec: SweepSpec, url: string, opts: QueueS
       if (lost.length) {
         try {
           await enqueue(lost);
+          opts.onRequeue?.(lost.length);
         } catch (e) {
           opts.onRedisError?.(e as Error);
         }
