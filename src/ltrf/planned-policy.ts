@@ -26,6 +26,9 @@ import { QuantumUpdater, type QuantumKey } from "./quantum.js";
 import { InputError, describeValue } from "../errors.js";
 import { byQueueName, stateArray, stateByQueue, stateNumber, stateObject, stateString } from "../policy/state-check.js";
 
+/** Fairness samples (Psi, Omega, rho per queue) at most in one run: memory stays in tens of MB. */
+export const MAX_FAIRNESS_SAMPLES = 2 ** 20;
+
 /** One queue's part of an exported state. */
 interface QueuePart {
   usage: number;
@@ -280,6 +283,15 @@ export abstract class PlannedPolicy implements Policy {
     return u;
   }
 
+  /** Bounds the fairness series: sampling up to t must add at most MAX_FAIRNESS_SAMPLES points in all, and must advance. */
+  private checkSamples(t: number): void {
+    const every = this.opts.sampleInterval;
+    const adding = Math.floor((t - this.nextSample) / every) + 1;
+    if (this.nextSample + every === this.nextSample || !(this.fairness.series.t.length + adding <= MAX_FAIRNESS_SAMPLES)) {
+      throw new InputError("policyOptions.sampleInterval", `${every} s gives more than ${MAX_FAIRNESS_SAMPLES} fairness samples up to t = ${t} s (or does not advance there); use a longer interval`);
+    }
+  }
+
   /** The quantum of the job whose task queue i would start next. */
   protected headQuantum(state: ClusterState, i: number): number {
     const job = this.headJob(state, i);
@@ -289,6 +301,7 @@ export abstract class PlannedPolicy implements Policy {
 
   private observe(state: ClusterState): void {
     const t = state.time;
+    if (this.nextSample <= t) this.checkSamples(t);
     while (this.nextSample <= t) {
       this.fairness.advance(this.nextSample);
       this.fairness.sample(this.nextSample);

@@ -8,6 +8,8 @@ import { HLtrf } from "../../src/ltrf/hltrf.js";
 import { QuantumUpdater } from "../../src/ltrf/quantum.js";
 import { buildTree } from "../../src/ltrf/tree.js";
 import { FUZZ } from "../helpers/hostile.js";
+import { bopfWorkload, loadEngineSync, simulate } from "../../src/index.js";
+import { MAX_FAIRNESS_SAMPLES } from "../../src/ltrf/planned-policy.js";
 
 /** Names that a plain object answers without owning them. */
 const PROTO_NAMES = ["constructor", "toString", "__proto__", "hasOwnProperty", "valueOf", "__defineGetter__", "isPrototypeOf"];
@@ -205,5 +207,22 @@ describe("finding 10: QuantumUpdater keys", () => {
     // once finished, the id may be reused
     q.taskStarted(b, "t", 7);
     expect(q.taskFinished("t", 8)).toBe(1);
+  });
+});
+
+describe("LTRF's fairness series is bounded (npm run fuzz, seed 2128: a task of 1.8e308 s grew it until the heap ran out)", () => {
+  it("a run whose sampling would pass MAX_FAIRNESS_SAMPLES is an InputError naming policyOptions.sampleInterval, under every LTRF policy", () => {
+    const engine = loadEngineSync();
+    const w = bopfWorkload({ tqs: 2, tqJobs: 2, bursts: 1 }, 7);
+    w.jobs[0]!.stages[0]!.duration = 1.7976931348623157e308;
+    for (const policy of ["ltrf", "mlrf", "h-ltrf"]) {
+      const err = (() => { try { simulate(w, { policy, engine, updateInterval: 2 ** 32 }); } catch (e) { return e; } return null; })();
+      expect(err, policy).toBeInstanceOf(InputError);
+      expect((err as InputError).message, policy).toMatch(/^policyOptions\.sampleInterval: /);
+    }
+    // and within the bound nothing changes: a longer interval runs it
+    const r = simulate(bopfWorkload({ tqs: 2, tqJobs: 2, bursts: 1 }, 7), { policy: "ltrf", engine });
+    expect(r.jobs.length).toBeGreaterThan(0);
+    expect(MAX_FAIRNESS_SAMPLES).toBe(2 ** 20);
   });
 });
