@@ -5,22 +5,14 @@ import { allocate } from "../../src/cli/allocate.js";
 import { userField } from "../../src/cli/user-fields.js";
 import { loadEngineSync } from "../../src/engine/load.js";
 import { InputError } from "../../src/errors.js";
+import { inputErrorOf } from "../helpers/input-error.js";
 
 const engine = loadEngineSync();
 
-function error(f: () => unknown): InputError {
-  try {
-    f();
-  } catch (e) {
-    expect(e).toBeInstanceOf(InputError);
-    return e as InputError;
-  }
-  throw new Error("expected an InputError");
-}
 
 describe("fairsched allocate: messages name the user's fields", () => {
   it("a demand beyond f64 precision names queues[i].demand (was demands[i])", () => {
-    const e = error(() => allocate("drf", { capacity: [1e-300, 1], queues: [{ demand: [1, 1] }, { demand: [1e300, 1e-300] }] }, engine));
+    const e = inputErrorOf(() => allocate("drf", { capacity: [1e-300, 1], queues: [{ demand: [1, 1] }, { demand: [1e300, 1e-300] }] }, engine));
     expect(e.field).toBe("queues[1].demand");
     expect(e.message).toMatch(/^queues\[1\]\.demand: .*beyond f64 precision/);
     expect(e.message).not.toMatch(/demands\[/);

@@ -4,20 +4,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { InputError } from "../../src/errors.js";
+import { inputErrorOf } from "../helpers/input-error.js";
 import { JusticeEstimator } from "../../src/justice/estimator.js";
 import { FUZZ } from "../helpers/hostile.js";
 
 const OK = { compTime: 400, requestedTasks: 10, deadline: 80, cpusAllocated: 10, metDeadline: true };
 
-function inputErrorOf(f: () => unknown): InputError {
-  try {
-    f();
-  } catch (e) {
-    expect(e).toBeInstanceOf(InputError);
-    return e as InputError;
-  }
-  throw new Error("expected an InputError");
-}
 
 describe("Justice estimator: overflowing inputs", () => {
   it("compTime: Number.MAX_VALUE over a small deadline is refused by name and the state is unchanged", () => {
