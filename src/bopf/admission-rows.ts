@@ -19,6 +19,7 @@ import type { AdmissionBatch, BatchOutcome } from "./admission-batch.js";
 import { KIND_LQ, KIND_TQ } from "./admission-batch.js";
 import { PeriodicSeries, type BurstSeries, type PeriodicBursts } from "./bursts.js";
 import { BopfScratch, summaryRow } from "../kernels/bopf/twin.js";
+import { lowerBound } from "./lower-bound.js";
 
 /** Class codes of a row (the batch outcome's 0-3, and GONE once the queue left). */
 export const HARD = 0, SOFT = 1, ELASTIC = 2, REJECTED = 3, GONE = 4;
@@ -80,14 +81,8 @@ export class AdmissionRows {
   slotOf(id: number): number {
     if (!Number.isInteger(id) || id < 0 || id >= this.nextId) return -1;
     if (id >= this.idBase) return id - this.idBase + this.slotBase;
-    const ids = this.idOf;
-    let lo = 0, hi = this.slotBase;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (ids[mid] < id) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < this.slotBase && ids[lo] === id ? lo : -1;
+    const lo = lowerBound(this.idOf, this.slotBase, id);
+    return lo < this.slotBase && this.idOf[lo] === id ? lo : -1;
   }
 
   /** The admission id of a used slot. */

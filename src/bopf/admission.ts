@@ -36,6 +36,7 @@
 import { InputError } from "../errors.js";
 import { PeriodicSeries, burstSeries, isPeriodic, periodicSummary, type BurstSeries, type BurstsInput, type PeriodicBursts, type SummaryOut } from "./bursts.js";
 import { LazyMinHeap } from "./min-heap.js";
+import { lowerBound } from "./lower-bound.js";
 import { validateBatchShape, type AdmissionBatch, type BatchOutcome } from "./admission-batch.js";
 import { EngineAdmissionBatch, admitError, admitOnBlock, blockFor, columnsOf, copyIn, ownBlock } from "../kernels/bopf/batch.js";
 import { keepViews } from "../kernels/util/keep-views.js";
@@ -420,12 +421,7 @@ export class BopfAdmissionControl {
   /** Removes a HARD id (binary search, then one shift of the tail). */
   private dropHardId(id: number): void {
     const ids = this.hardIds;
-    let lo = 0, hi = this.hardCount;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (ids[mid] < id) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = lowerBound(ids, this.hardCount, id);
     if (lo < this.hardCount && ids[lo] === id) {
       ids.copyWithin(lo, lo + 1, this.hardCount);
       this.hardCount--;
