@@ -49,14 +49,20 @@ export class IndexedHeap {
     this.down(this.pos[last]);
   }
 
-  /** Sets the key (and tie) of an item; re-orders it if it is in the heap. */
+  /**
+   * Sets the key (and tie) of an item; re-orders it if it is in the heap: only up for a smaller
+   * (key, tie), only down for a larger one, not at all for the same.
+   */
   update(id: number, key: number, tie = this.tie[id]): void {
+    const oldKey = this.key[id], oldTie = this.tie[id];
+    if (key === oldKey && tie === oldTie) return;
     this.key[id] = key;
     this.tie[id] = tie;
     const p = this.pos[id];
     if (p < 0) return;
-    this.up(p);
-    this.down(this.pos[id]);
+    if (key < oldKey || (key === oldKey && tie < oldTie)) this.up(p);
+    else if (key > oldKey || key === oldKey) this.down(p);
+    else { this.up(p); this.down(this.pos[id]); } // NaN on either side: no order to go by
   }
 
   clear(): void {
