@@ -35,6 +35,8 @@ export interface SchedulerSnapshot {
   rng?: { words: number[]; spareNormal: number | null };
   /** Wake-ups the policy asked for (version 3). */
   wakeups?: number[];
+  /** The tasks are handle-API tasks (version 3): each id is its handle in decimal, restored as that handle. */
+  handles?: boolean;
   queues: Array<{
     name: string; spec: QueueSpec; accumulated: number; since: number;
     openBurst?: { index: number; start: number; deadline: number | null; submittedTasks: number; finishedTasks: number } | null;
@@ -62,6 +64,8 @@ export function checkSnapshot(snapshot: unknown): SchedulerSnapshot {
     if (!Array.isArray(s.wakeups)) throw new InputError("snapshot.wakeups", `expected an array of times, got ${describeValue(s.wakeups)}`);
     s.wakeups.forEach((t, i) => { if (!finite(t)) throw new InputError(`snapshot.wakeups[${i}]`, `expected finite seconds, got ${describeValue(t)}`); });
   }
+  if (s.handles !== undefined && s.handles !== true) throw new InputError("snapshot.handles", `expected true or no field, got ${describeValue(s.handles)}`);
+  if (s.handles === true && s.version < 3) throw new InputError("snapshot.version", `handles need version 3, got ${s.version}`);
   if (!finite(s.time)) throw new InputError("snapshot.time", `expected finite seconds, got ${describeValue(s.time)}`);
   if (!Array.isArray(s.capacity)) throw new InputError("snapshot.capacity", `expected an array, got ${describeValue(s.capacity)}`);
   if (!Array.isArray(s.queues)) throw new InputError("snapshot.queues", `expected an array, got ${describeValue(s.queues)}`);
@@ -85,6 +89,7 @@ export function checkSnapshot(snapshot: unknown): SchedulerSnapshot {
         if (t === null || typeof t !== "object") throw new InputError(tf, `expected a task, got ${describeValue(t)}`);
         if (typeof t.id !== "string" || t.id === "" || ids.has(t.id)) throw new InputError(`${tf}.id`, `missing or duplicate task id ${describeValue(t.id)}`);
         ids.add(t.id);
+        if (s.handles === true && !(/^(0|[1-9][0-9]{0,8})$/.test(t.id))) throw new InputError(`${tf}.id`, `expected a task handle (a decimal integer below 1e9) in a snapshot of handles, got ${describeValue(t.id)}`);
         checkVector(`${tf}.demand`, t.demand, k);
         if (!finite(t.submitted)) throw new InputError(`${tf}.submitted`, `expected finite seconds, got ${describeValue(t.submitted)}`);
         if (what === "running" && !finite(t.started)) throw new InputError(`${tf}.started`, `expected finite seconds, got ${describeValue(t.started)}`);
