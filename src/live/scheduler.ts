@@ -30,6 +30,8 @@ const OWN_SHARE_RULES = new Set(["ltrf", "mlrf", "h-ltrf"]);
 /** Points in one schedule() call asked for by wake-ups at the same instant (a policy reading usage after its starts asks once). */
 const MAX_POINTS = 64;
 const SHARE_EPS = 1e-9;
+const TASK_KEYS = ["id", "demand", "estimate", "job", "burst"];
+const HANDLE_KEYS = ["estimate", "job", "burst"];
 
 export interface SchedulerOptions {
   policy: string;
@@ -363,10 +365,9 @@ export class Scheduler {
   submit(queue: string, task: TaskInput): void {
     const q = this.queue(queue);
     if (task === null || typeof task !== "object") throw new InputError("task", `expected {id, demand}, got ${describeValue(task)}`);
-    checkKeys("task", task, ["id", "demand", "estimate", "job", "burst"]);
+    checkKeys("task", task, TASK_KEYS);
     const id = task.id;
     if (typeof id !== "string" || id === "") throw new InputError("task.id", `expected a non-empty string, got ${describeValue(id)}`);
-    if (this.tasks.has(id)) throw new InputError("task.id", `task '${id}' exists already`);
     this.useApi(IDS, "task.id");
     this.enqueue(q, queue, task.demand, task.estimate, task.job, task.burst, "task.demand", "task.", id);
   }
@@ -379,7 +380,7 @@ export class Scheduler {
   submitHandle(queue: string, demand: ArrayLike<number>, options?: HandleTaskOptions): number {
     const q = this.queue(queue);
     if (options !== undefined && (options === null || typeof options !== "object")) throw new InputError("options", `expected {estimate?, job?, burst?}, got ${describeValue(options)}`);
-    if (options !== undefined) checkKeys("options", options, ["estimate", "job", "burst"]);
+    if (options !== undefined) checkKeys("options", options, HANDLE_KEYS);
     this.useApi(HANDLES, "handle");
     return this.enqueue(q, queue, demand, options?.estimate, options?.job, options?.burst, "demand", "options.");
   }
@@ -389,7 +390,11 @@ export class Scheduler {
     if (this.mode !== mode && this.state.slots.count > 0) throw new InputError(field, this.mode === IDS ? "this scheduler's tasks have string ids (submit, finish, cancel)" : "this scheduler's tasks are handles (submitHandle, finishHandle, cancelHandle)");
   }
 
-  /** Checks a task's fields (InputErrors before anything changes), then adds it to queue q's FIFO in a new slot. */
+  /**
+   * Checks a task's fields (InputErrors before anything changes), then adds it to queue q's FIFO
+   * in a new slot. A duplicate id is found by the insertion into the id map itself (one hash
+   * lookup instead of two; it is the last check).
+   */
   private enqueue(q: LiveQueue, queue: string, demandIn: unknown, estimate: unknown, jobIn: unknown, burst: unknown, demandField: string, p: string, id?: string): number {
     const d = checkVector(demandField, demandIn, this.k);
     const cap = this.state.capacity;
@@ -403,11 +408,27 @@ export class Scheduler {
       if (q.spec.kind !== "LQ") throw new InputError(`${p}burst`, `queue '${queue}' is not an LQ`);
     }
     if (q.rejected) throw new InputError("queue", `queue '${queue}' was rejected at admission: ${this.admissions.get(q)?.reason ?? "rejected"}`);
-    const time = this.now();
-    this.begin(time);
-    const demand = sameVector(q.lastDemand, d, this.k) ? q.lastDemand! : (q.lastDemand = Float64Array.from(d));
     const slots = this.state.slots;
-    const s = slots.alloc();
+    const s = slots.alloc(); // given back below when the call is refused
+    if (id !== undefined) {
+      const n = this.tasks.size;
+      this.tasks.set(id, s);
+      if (this.tasks.size === n) {
+        this.tasks.set(id, this.slotOfId(id, s)); // the set replaced the holder's slot: put it back
+        slots.free(s);
+        throw new InputError("task.id", `task '${id}' exists already`);
+      }
+    }
+    let time: number;
+    try {
+      time = this.now();
+      this.begin(time);
+    } catch (e) {
+      if (id !== undefined) this.tasks.delete(id);
+      slots.free(s);
+      throw e;
+    }
+    const demand = sameVector(q.lastDemand, d, this.k) ? q.lastDemand! : (q.lastDemand = Float64Array.from(d));
     this.mode = id === undefined ? HANDLES : IDS;
     slots.id[s] = id;
     const job = jobIn as string | undefined;
@@ -430,7 +451,6 @@ export class Scheduler {
     slots.started[s] = NaN;
     slots.burst[s] = burst === undefined ? -1 : (burst as number);
     slots.estimate[s] = estimate === undefined ? NaN : (estimate as number);
-    if (id !== undefined) this.tasks.set(id, s);
     q.push(s);
     this.addPending(q, demand, 1);
     if (!this.events) return s;
@@ -446,6 +466,13 @@ export class Scheduler {
     }
     if (q.openBurst?.index === b) q.openBurst.submittedTasks++;
     return s;
+  }
+
+  /** The slot holding task `id` other than `except` (a scan: only a refused duplicate needs it). */
+  private slotOfId(id: string, except: number): number {
+    const slots = this.state.slots;
+    for (let x = 0; x < slots.size; x++) if (x !== except && slots.state[x] !== FREE && slots.id[x] === id) return x;
+    throw new Error(`task '${id}' has no slot`);
   }
 
   /** A task's id: the string API's, or the handle as a decimal string (snapshots, events, removeQueue). */

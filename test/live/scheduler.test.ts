@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { InputError, createScheduler, restoreScheduler } from "../../src/index.js";
 import { loadEngineSync } from "../../src/engine/load.js";
 import type { Scheduler } from "../../src/live/scheduler.js";
+import { inputErrorOf } from "../helpers/input-error.js";
 
 const engine = loadEngineSync();
 const clockAt = () => { let t = 0; return { clock: () => t, set: (x: number) => { t = x; } }; };
@@ -115,6 +116,27 @@ describe("live scheduler", () => {
     const s = createScheduler({ policy: "drf", capacity: [1], engine, clock: () => 0 });
     s.addQueue("A");
     try { s.submit("A", { id: "x", demnd: [1] } as never); expect.unreachable(); } catch (e) { expect((e as InputError).field).toBe("task.demnd"); }
+  });
+
+  it("a duplicate id or a bad clock refuses the submit and changes nothing (the id map is the duplicate check)", () => {
+    let t: number = 0;
+    const s = createScheduler({ policy: "drf", capacity: [4], engine, clock: () => t });
+    s.addQueue("A");
+    s.submit("A", { id: "x", demand: [1] });
+    s.submit("A", { id: "y", demand: [1] });
+    s.schedule();
+    s.submit("A", { id: "z", demand: [1] });
+    const before = JSON.stringify(s.snapshot());
+    expect(inputErrorOf(() => s.submit("A", { id: "y", demand: [2] })).field).toBe("task.id");
+    expect(inputErrorOf(() => s.submit("A", { id: "z", demand: [1] })).field).toBe("task.id");
+    t = NaN;
+    expect(inputErrorOf(() => s.submit("A", { id: "w", demand: [1] })).field).toBe("clock");
+    t = 0;
+    expect(JSON.stringify(s.snapshot())).toBe(before);
+    s.finish("y"); // still the running task it was
+    expect(inputErrorOf(() => s.finish("w")).field).toBe("id");
+    expect(s.schedule()).toEqual([{ id: "z", queue: "A" }]);
+    s.submit("A", { id: "w", demand: [1] });
   });
 
   it("policy parameters: BoPF admission classes with reasons, H-LTRF group weights for groups still to come, bad ones named", () => {
