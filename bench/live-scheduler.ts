@@ -31,13 +31,18 @@ function demandsOf(n: number): number[][] {
   return Array.from({ length: n }, (_, q) => Array.from({ length: K }, (_, r) => 1 + ((q * 7 + r * 3) % 5)));
 }
 
-/** The live scheduler with N queues, full; returns one churn decision. */
-function liveCase(n: number): () => void {
+/** A DRF live scheduler sized for N queues' demands (the capacity their sum), and the queue names. */
+function liveScheduler(n: number) {
   const demands = demandsOf(n);
   const capacity = new Array(K).fill(0);
   for (const d of demands) d.forEach((x, r) => (capacity[r] += x));
   const s = createScheduler({ policy: "drf", capacity, engine, clock: () => 0 });
-  const names = demands.map((_, q) => `q${q}`);
+  return { s, demands, names: demands.map((_, q) => `q${q}`) };
+}
+
+/** The live scheduler with N queues, full; returns one churn decision. */
+function liveCase(n: number): () => void {
+  const { s, demands, names } = liveScheduler(n);
   const index = new Map(names.map((x, q) => [x, q]));
   let id = 0;
   for (let q = 0; q < n; q++) {
@@ -62,11 +67,7 @@ function liveCase(n: number): () => void {
 
 /** The same churn through the handle API: the host keeps handles (small integers), no strings. */
 function handleCase(n: number): () => void {
-  const demands = demandsOf(n);
-  const capacity = new Array(K).fill(0);
-  for (const d of demands) d.forEach((x, r) => (capacity[r] += x));
-  const s = createScheduler({ policy: "drf", capacity, engine, clock: () => 0 });
-  const names = demands.map((_, q) => `q${q}`);
+  const { s, demands, names } = liveScheduler(n);
   const vectors = demands.map((d) => Float64Array.from(d));
   const queueOf: number[] = []; // by handle
   for (let q = 0; q < n; q++) {
