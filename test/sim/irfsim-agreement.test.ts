@@ -150,13 +150,17 @@ describe("IRFsim agreement (per-LQ average completion time, same jobs)", () => {
     expect(lq0(deadline) / irf - 1).toBeGreaterThan(0.1); // 12.9% with the shared dispatch, over 15% with the old one
   });
 
-  // The claim of issue 19 item 3. Fails with today's dispatch (see docs/reproduction-bopf.md);
-  // the authors' dispatch (class by class, per-resource quotas, elastic by online DRF) should
-  // bring it within 5%: then remove `.fails`.
+  // The claim of issue 19 item 3. KNOWN FAILURE: one of 16 misses, N-BoPF's LQ-0 in Fig. 10
+  // (+6.9%: its burst at 500 s finishes in 55 s here, 40 s in IRFsim). Cause: IRFsim's online DRF
+  // compares dominant shares rounded to 0.01 at the start of each scheduling call
+  // (Resources.divideVector) and breaks ties in its own queue order; from the first tie it decides
+  // differently (t = 155 s) the elastic queues' histories drift apart, and LQ-0 meets a fuller
+  // cluster at 500 s. No modelling difference is left (docs/reproduction-bopf.md, "After the
+  // priority tiers").
   it.fails("every per-LQ average within 5% of IRFsim's", { timeout: 1_800_000 }, async () => {
     for (const g of await gaps()) expect(Math.abs(g.gap), `${g.setup} ${g.policy} ${g.queue}`).toBeLessThanOrEqual(0.05);
   });
 });
 
 /** The largest |gap| measured on these fixtures with today's dispatch, rounded up (docs/reproduction-bopf.md). */
-const MEASURED_GAP = 0.18; // largest measured: fig10 nbopf bursty2, +17.7%
+const MEASURED_GAP = 0.07; // largest measured: fig10 nbopf bursty0, +6.9% (SP's +10.9% closed by its priority tiers)
