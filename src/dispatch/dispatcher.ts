@@ -30,6 +30,12 @@ export const SOFT = 2;
 export interface DispatchOptions {
   /** Hold unguaranteed queues while a guaranteed one is below its target (default false). */
   reservation?: boolean;
+  /**
+   * Compare dominant shares as the authors' simulator does: at the start of each online-DRF pass
+   * every waiting queue's share per resource is rounded to this many decimal places (IRFsim: 2),
+   * exact again once it starts a task. Default: exact shares.
+   */
+  shareDecimals?: number;
 }
 
 export class Dispatcher {
@@ -48,6 +54,8 @@ export class Dispatcher {
   /** Dominant share of each queue's target at the last point that computed targets. */
   shareDom = new Float64Array(0);
   private readonly reservation: boolean;
+  /** 10^shareDecimals, 0 for exact shares. */
+  private readonly shareScale: number;
   private readonly aside: number[] = [];
   /** The next-task vector each queue's `mins` keys were taken from. */
   private minsOf: Array<ArrayLike<number> | undefined> = [];
@@ -56,6 +64,7 @@ export class Dispatcher {
     this.heap = new IndexedHeap(16);
     this.mins = Array.from({ length: k }, () => new IndexedHeap(16));
     this.reservation = options.reservation === true;
+    this.shareScale = options.shareDecimals === undefined ? 0 : 10 ** options.shareDecimals;
   }
 
   /** Re-keys queue `q` (after a change of its usage, runnable tasks, weight or rejection). */
@@ -244,6 +253,7 @@ export class Dispatcher {
   private elasticPhase(state: ClusterState, start: (q: number) => void, guarded: boolean, tier: number): void {
     const heap = this.heap;
     const aside = this.aside;
+    if (this.shareScale > 0) this.roundShares(state);
     for (;;) {
       const q = heap.top();
       if (q < 0 || this.nothingFits(state)) break;
@@ -257,6 +267,18 @@ export class Dispatcher {
     }
     for (const q of aside) this.touch(state, q);
     aside.length = 0;
+  }
+
+  /** Re-keys the waiting queues by their dominant shares rounded per resource (shareDecimals). */
+  private roundShares(state: ClusterState): void {
+    const scale = this.shareScale;
+    for (let q = 0; q < state.queues.length; q++) {
+      if (!this.heap.has(q)) continue;
+      const queue = state.queues[q];
+      let dom = 0;
+      for (let r = 0; r < this.k; r++) dom = Math.max(dom, Math.round((queue.usage[r] / state.capacity[r]) * scale) / scale);
+      this.heap.update(q, dom / (queue.spec.weight ?? 1), q);
+    }
   }
 
   /** True when on some resource what is free is below every waiting queue's next demand on it. */
