@@ -49,7 +49,7 @@ export class Dispatcher {
   private targets = new Float64Array(0);
   private classes = new Uint8Array(0);
   private tiers = new Uint8Array(0);
-  /** Per tier value, how many queues have it (tieredPhases). */
+  /** Per tier value, how many waiting queues have it (tieredPhases). */
   private readonly present = new Uint32Array(256);
   /** Dominant share of each queue's target at the last point that computed targets. */
   shareDom = new Float64Array(0);
@@ -150,10 +150,11 @@ export class Dispatcher {
     const tiers = this.tiers.subarray(0, n);
     tiers.fill(0);
     policy.tier!(state, tiers);
+    // only the tiers of queues waiting to start a task need a pass
     const present = this.present.fill(0);
     let levels = 0;
-    for (let q = 0; q < n; q++) if (present[tiers[q]]++ === 0) levels++;
-    if (levels === 1) { this.elasticPhase(state, start, guarded, -1); return; }
+    for (let q = 0; q < n; q++) if (this.heap.has(q) && present[tiers[q]]++ === 0) levels++;
+    if (levels <= 1) { this.elasticPhase(state, start, guarded, -1); return; }
     for (let t = 0; t < present.length; t++) if (present[t] > 0) this.elasticPhase(state, start, guarded, t);
   }
 
