@@ -11,6 +11,8 @@
 // Phase 2 runs on an indexed heap kept current between points (touch() on every change of a
 // queue's usage or runnable tasks), so a decision costs O(log N) amortised; a queue whose next
 // task does not fit is set aside for the rest of the point.
+// A policy with `tier` splits phase 2 into passes, lowest tier first: each pass is online DRF
+// over the queues of one tier, so a higher tier gets only what no lower-tier queue could use.
 // `reservation` (off by default): while a guaranteed queue is below its target with runnable
 // tasks, queues that are not guaranteed start nothing (the old BoPF step; breaks work conservation).
 import { IndexedHeap } from "../des/indexed-heap.js";
@@ -28,6 +30,12 @@ export const SOFT = 2;
 export interface DispatchOptions {
   /** Hold unguaranteed queues while a guaranteed one is below its target (default false). */
   reservation?: boolean;
+  /**
+   * Compare dominant shares as the authors' simulator does: at the start of each online-DRF pass
+   * every waiting queue's share per resource is rounded to this many decimal places (IRFsim: 2),
+   * exact again once it starts a task. Default: exact shares.
+   */
+  shareDecimals?: number;
 }
 
 export class Dispatcher {
@@ -40,9 +48,14 @@ export class Dispatcher {
   private mins: IndexedHeap[];
   private targets = new Float64Array(0);
   private classes = new Uint8Array(0);
+  private tiers = new Uint8Array(0);
+  /** Per tier value, how many waiting queues have it (tieredPhases). */
+  private readonly present = new Uint32Array(256);
   /** Dominant share of each queue's target at the last point that computed targets. */
   shareDom = new Float64Array(0);
   private readonly reservation: boolean;
+  /** 10^shareDecimals, 0 for exact shares. */
+  private readonly shareScale: number;
   private readonly aside: number[] = [];
   /** The next-task vector each queue's `mins` keys were taken from. */
   private minsOf: Array<ArrayLike<number> | undefined> = [];
@@ -51,6 +64,7 @@ export class Dispatcher {
     this.heap = new IndexedHeap(16);
     this.mins = Array.from({ length: k }, () => new IndexedHeap(16));
     this.reservation = options.reservation === true;
+    this.shareScale = options.shareDecimals === undefined ? 0 : 10 ** options.shareDecimals;
   }
 
   /** Re-keys queue `q` (after a change of its usage, runnable tasks, weight or rejection). */
@@ -89,12 +103,16 @@ export class Dispatcher {
    * `preempt` (the simulator's preemption), the policy's targets are computed even for an
    * elastic-only policy and `preempt()` runs between the guaranteed phases and the elastic phase,
    * so room it frees reaches the queues it was freed for before the elastic phase may use it.
+   * An elastic-only policy that says which queues are guaranteed (SP) has its guaranteed phases
+   * only with `preempt` or the reservation option: they serve its guaranteed queues from what is
+   * free before a preemption or a reservation is considered.
    */
   apply(state: ClusterState, policy: Policy, start: (q: number) => void, preempt?: () => void): void {
     const n = state.queues.length;
     const k = this.k;
     let guaranteed = false;
-    if (policy.shares && (!policy.elasticOnly || preempt)) {
+    const serve = !policy.elasticOnly || (policy.guaranteed !== undefined && (preempt !== undefined || this.reservation));
+    if (policy.shares && (serve || preempt)) {
       if (this.targets.length < n * k) {
         this.targets = new Float64Array(n * k);
         this.classes = new Uint8Array(n);
@@ -109,24 +127,43 @@ export class Dispatcher {
         for (let r = 0; r < k; r++) s = Math.max(s, targets[q * k + r] / state.capacity[r]);
         this.shareDom[q] = s;
       }
-      // an elastic-only policy's queues count as guaranteed up to their targets for preemption
-      if (policy.elasticOnly || !policy.guaranteed) classes.fill(HARD);
+      // without `guaranteed` every queue counts as guaranteed up to its target (for an
+      // elastic-only policy: for preemption only)
+      if (!policy.guaranteed) classes.fill(HARD);
       else { classes.fill(ELASTIC); policy.guaranteed(state, classes); }
-      if (!policy.elasticOnly) {
+      if (serve) {
         guaranteed = true;
         this.guaranteedPhase(state, HARD, start);
         this.guaranteedPhase(state, SOFT, start);
       }
     }
     preempt?.();
-    this.elasticPhase(state, start, guaranteed && this.reservation && this.belowGuarantee(state));
+    const guarded = guaranteed && this.reservation && this.belowGuarantee(state);
+    if (policy.tier) this.tieredPhases(state, policy, start, guarded);
+    else this.elasticPhase(state, start, guarded, -1);
+  }
+
+  /** The elastic phase once per tier the policy gives a queue, lowest tier first. */
+  private tieredPhases(state: ClusterState, policy: Policy, start: (q: number) => void, guarded: boolean): void {
+    const n = state.queues.length;
+    if (this.tiers.length < n) this.tiers = new Uint8Array(n);
+    const tiers = this.tiers.subarray(0, n);
+    tiers.fill(0);
+    policy.tier!(state, tiers);
+    // only the tiers of queues waiting to start a task need a pass
+    const present = this.present.fill(0);
+    let levels = 0;
+    for (let q = 0; q < n; q++) if (this.heap.has(q) && present[tiers[q]]++ === 0) levels++;
+    if (levels <= 1) { this.elasticPhase(state, start, guarded, -1); return; }
+    for (let t = 0; t < present.length; t++) if (present[t] > 0) this.elasticPhase(state, start, guarded, t);
   }
 
   /**
    * Inside apply's `preempt`: the queues a preemption may free room for, in the
    * order the guaranteed phase serves them (hard, then soft; smallest usage/target ratio first):
    * guaranteed queues whose next task is under their target on every resource it needs but does
-   * not fit in what is free. An elastic-only policy's queues all count as guaranteed here.
+   * not fit in what is free. An elastic-only policy's queues count as guaranteed here as its
+   * `guaranteed` says (all of them without it).
    */
   owedQueues(state: ClusterState): number[] {
     const owed: Array<{ q: number; cls: number; ratio: number }> = [];
@@ -210,15 +247,19 @@ export class Dispatcher {
     return false;
   }
 
-  /** Online DRF on what is free: smallest weighted dominant share whose next task fits, again and again. */
-  private elasticPhase(state: ClusterState, start: (q: number) => void, guarded: boolean): void {
+  /**
+   * Online DRF on what is free: smallest weighted dominant share whose next task fits, again and
+   * again; over the queues of tier `tier` only when it is >= 0.
+   */
+  private elasticPhase(state: ClusterState, start: (q: number) => void, guarded: boolean, tier: number): void {
     const heap = this.heap;
     const aside = this.aside;
+    if (this.shareScale > 0) this.roundShares(state);
     for (;;) {
       const q = heap.top();
       if (q < 0 || this.nothingFits(state)) break;
       const next = state.queues[q].nextTask!;
-      if ((guarded && this.classes[q] === ELASTIC) || !fits(state, next)) {
+      if ((guarded && this.classes[q] === ELASTIC) || (tier >= 0 && this.tiers[q] !== tier) || !fits(state, next)) {
         heap.remove(q);
         aside.push(q);
         continue;
@@ -228,6 +269,18 @@ export class Dispatcher {
     if (aside.length === 0) return; // (setting an empty array's length is a runtime call)
     for (const q of aside) this.touch(state, q);
     aside.length = 0;
+  }
+
+  /** Re-keys the waiting queues by their dominant shares rounded per resource (shareDecimals). */
+  private roundShares(state: ClusterState): void {
+    const scale = this.shareScale;
+    for (let q = 0; q < state.queues.length; q++) {
+      if (!this.heap.has(q)) continue;
+      const queue = state.queues[q];
+      let dom = 0;
+      for (let r = 0; r < this.k; r++) dom = Math.max(dom, Math.round((queue.usage[r] / state.capacity[r]) * scale) / scale);
+      this.heap.update(q, dom / (queue.spec.weight ?? 1), q);
+    }
   }
 
   /** True when on some resource what is free is below every waiting queue's next demand on it. */

@@ -20,6 +20,12 @@ export interface SimOptions {
    * (the old BoPF reservation step; breaks work conservation). Default false.
    */
   reservation?: boolean;
+  /**
+   * Share policies: the online-DRF phase compares dominant shares rounded to this many decimal
+   * places at the start of each pass, as the authors' simulator IRFsim does (2); an integer 0..15.
+   * Default: exact shares (docs/policies/simulator.md, "Dispatch").
+   */
+  shareDecimals?: number;
   /** Length of one time-series point: each is the average dominant share over its interval. Default: about 200 points. */
   sampleInterval?: number;
   /** Stop at this time (jobs not ended by then are dropped with reason 'horizon'). Default: run to completion. */
@@ -76,6 +82,8 @@ export function checkSimOptions(opts: SimOptions): void {
   }
   if (seed !== undefined && !(typeof seed === "number" && Number.isFinite(seed))) throw new InputError("seed", `must be a finite number (got ${describeValue(seed)})`);
   if (opts.reservation !== undefined && typeof opts.reservation !== "boolean") throw new InputError("reservation", `must be true or false (got ${describeValue(opts.reservation)})`);
+  const d = opts.shareDecimals;
+  if (d !== undefined && !(Number.isInteger(d) && d >= 0 && d <= 15)) throw new InputError("shareDecimals", `must be an integer from 0 to 15 (got ${describeValue(d)})`);
   if (preemption !== undefined && typeof preemption !== "boolean") throw new InputError("preemption", `must be true or false (got ${describeValue(preemption)})`);
   if (policyOptions !== undefined && (policyOptions === null || typeof policyOptions !== "object")) throw new InputError("policyOptions", `expected an object, got ${describeValue(policyOptions)}`);
 }

@@ -80,7 +80,7 @@ export function simulate(workload: Workload, opts: SimOptions): SimResult {
     env.scheduleAt(0, { kind: "tick" });
   }
 
-  const fillShares = new FillShares(run, opts.preemption === true, opts.reservation === true);
+  const fillShares = new FillShares(run, opts.preemption === true, opts.reservation === true, opts.shareDecimals);
   const stoppedAtHorizon = env.runInstants({
     until: horizon,
     advance: advanceTo,

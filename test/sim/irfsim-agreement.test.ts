@@ -40,7 +40,7 @@ export interface LqGap {
 /** Admission classes our bopf / nbopf runs gave each queue, per setup. */
 const classes: Record<string, Record<string, Record<string, string>>> = {};
 
-async function compare(): Promise<LqGap[]> {
+async function compare(shareDecimals?: number): Promise<LqGap[]> {
   const engine = await loadEngine({ backend: "js" }); // same results as WASM, bit for bit; no build needed
   const out: LqGap[] = [];
   for (const setup of SETUPS) {
@@ -49,10 +49,10 @@ async function compare(): Promise<LqGap[]> {
     const lqOf = new Map(w.jobs.filter((j) => w.queues.find((q) => q.name === j.queue)!.kind === "LQ").map((j) => [j.id, j.queue]));
     const run = results[setup];
     for (const policy of POLICIES) {
-      const r = simulate(w, { policy, engine, horizon: run.endTime });
+      const r = simulate(w, { policy, engine, horizon: run.endTime, shareDecimals });
       const admitted: Record<string, string> = {};
       w.queues.forEach((q, i) => { if (r.admissions[i]) admitted[q.name] = r.admissions[i]!.class; });
-      (classes[setup] ??= {})[policy] = admitted;
+      if (shareDecimals === undefined) (classes[setup] ??= {})[policy] = admitted;
       const ours = new Map<string, number>();
       for (const j of r.jobs) if (j.outcome.status === "finished" && lqOf.has(j.id)) ours.set(j.id, j.completionTime!);
       const theirs = new Map<string, number>();
@@ -150,13 +150,28 @@ describe("IRFsim agreement (per-LQ average completion time, same jobs)", () => {
     expect(lq0(deadline) / irf - 1).toBeGreaterThan(0.1); // 12.9% with the shared dispatch, over 15% with the old one
   });
 
-  // The claim of issue 19 item 3. Fails with today's dispatch (see docs/reproduction-bopf.md);
-  // the authors' dispatch (class by class, per-resource quotas, elastic by online DRF) should
-  // bring it within 5%: then remove `.fails`.
+  // The claim of issue 19 item 3. KNOWN FAILURE: one of 16 misses, N-BoPF's LQ-0 in Fig. 10
+  // (+6.9%: its burst at 500 s finishes in 55 s here, 40 s in IRFsim). Cause: IRFsim's online DRF
+  // compares dominant shares rounded to 0.01 at the start of each scheduling call
+  // (Resources.divideVector); from the first decision that rounding changes (t = 155 s) the
+  // elastic queues' histories drift apart, and LQ-0 meets a fuller cluster at 500 s. With that
+  // rounding (next test) all 16 are within 1%: the miss is arithmetic, not model
+  // (docs/reproduction-bopf.md, "After the priority tiers").
   it.fails("every per-LQ average within 5% of IRFsim's", { timeout: 1_800_000 }, async () => {
     for (const g of await gaps()) expect(Math.abs(g.gap), `${g.setup} ${g.policy} ${g.queue}`).toBeLessThanOrEqual(0.05);
+  });
+
+  // The miss above is IRFsim's arithmetic, not its model: with its share rounding (shareDecimals:
+  // 2) and its queue order (the fixtures', convertIrfsim) every per-LQ average is within 1%.
+  it("with IRFsim's share rounding (shareDecimals: 2) every per-LQ average within 1% of IRFsim's", { timeout: 1_800_000 }, async () => {
+    const all = await compare(2);
+    console.table(all.map((g) => ({ ...g, irfsim: +g.irfsim.toFixed(2), ours: +g.ours.toFixed(2), gap: `${(100 * g.gap).toFixed(1)}%` })));
+    for (const g of all) {
+      expect(Math.abs(g.gap), `${g.setup} ${g.policy} ${g.queue}`).toBeLessThanOrEqual(0.01);
+      expect(g.finishedDiff, `${g.setup} ${g.policy} ${g.queue}`).toBe(0);
+    }
   });
 });
 
 /** The largest |gap| measured on these fixtures with today's dispatch, rounded up (docs/reproduction-bopf.md). */
-const MEASURED_GAP = 0.18; // largest measured: fig10 nbopf bursty2, +17.7%
+const MEASURED_GAP = 0.07; // largest measured: fig10 nbopf bursty0, +6.9% (SP's +10.9% closed by its priority tiers)

@@ -17,9 +17,9 @@ export class FillShares {
   private budget = 0;
   private readonly preempt: (() => void) | undefined;
 
-  constructor(private readonly run: SimRun, preemption: boolean, reservation = false) {
+  constructor(private readonly run: SimRun, preemption: boolean, reservation = false, shareDecimals?: number) {
     const cl = run.cl;
-    this.dispatcher = new Dispatcher(run.k, { reservation });
+    this.dispatcher = new Dispatcher(run.k, { reservation, shareDecimals });
     this.dispatcher.reset(cl.queues.length);
     cl.onChange = (q) => this.dispatcher.touch(cl, q.index);
     for (const q of cl.queues) this.dispatcher.touch(cl, q.index);
