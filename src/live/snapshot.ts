@@ -8,6 +8,8 @@ import type { PolicyState } from "../policy/policy.js";
 import { checkVector } from "./validate.js";
 
 export const SNAPSHOT_VERSION = 3;
+/** Largest task handle a snapshot may hold (2^24 - 1: a restore takes every slot up to it). */
+export const MAX_HANDLE = 2 ** 24 - 1;
 
 interface SnapshotTask {
   id: string;
@@ -89,7 +91,8 @@ export function checkSnapshot(snapshot: unknown): SchedulerSnapshot {
         if (t === null || typeof t !== "object") throw new InputError(tf, `expected a task, got ${describeValue(t)}`);
         if (typeof t.id !== "string" || t.id === "" || ids.has(t.id)) throw new InputError(`${tf}.id`, `missing or duplicate task id ${describeValue(t.id)}`);
         ids.add(t.id);
-        if (s.handles === true && !(/^(0|[1-9][0-9]{0,8})$/.test(t.id))) throw new InputError(`${tf}.id`, `expected a task handle (a decimal integer below 1e9) in a snapshot of handles, got ${describeValue(t.id)}`);
+        // a restore allocates every slot up to the largest handle: bounded by MAX_HANDLE
+        if (s.handles === true && !(/^(0|[1-9][0-9]{0,7})$/.test(t.id) && Number(t.id) <= MAX_HANDLE)) throw new InputError(`${tf}.id`, `expected a task handle (a decimal integer 0..${MAX_HANDLE}) in a snapshot of handles, got ${describeValue(t.id)}`);
         checkVector(`${tf}.demand`, t.demand, k);
         if (!finite(t.submitted)) throw new InputError(`${tf}.submitted`, `expected finite seconds, got ${describeValue(t.submitted)}`);
         if (what === "running" && !finite(t.started)) throw new InputError(`${tf}.started`, `expected finite seconds, got ${describeValue(t.started)}`);

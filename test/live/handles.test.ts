@@ -173,5 +173,12 @@ describe("live scheduler, handle API", () => {
     bad.queues[0].waiting[0].id = "x1";
     expect(inputErrorOf(() => restoreScheduler(bad, { engine })).field).toBe("snapshot.queues[0].waiting[0].id");
     expect(inputErrorOf(() => restoreScheduler({ ...snap, handles: 1 }, { engine })).field).toBe("snapshot.handles");
+    const huge = structuredClone(snap);
+    huge.queues[0].waiting[0].id = String(2 ** 24); // a restore would take 16M slots
+    expect(inputErrorOf(() => restoreScheduler(huge, { engine })).field).toBe("snapshot.queues[0].waiting[0].id");
+    const v2 = structuredClone(snap);
+    v2.version = 2;
+    delete v2.policyState; delete v2.rng; delete v2.wakeups;
+    expect(inputErrorOf(() => restoreScheduler(v2, { engine })).field).toBe("snapshot.version");
   });
 });
