@@ -12,7 +12,7 @@ import { InputError, describeValue } from "../errors.js";
 import { Rng } from "../des/random.js";
 import { Dispatcher, fits } from "../dispatch/dispatcher.js";
 import type { QueueSpec } from "../policy/model.js";
-import type { Admission, ClusterState, Policy, PolicyActions, PolicyFactory, PolicyState, SimEvent } from "../policy/policy.js";
+import type { Admission, ClusterState, Policy, PolicyActions, PolicyFactory, PolicyState, QueueState, SimEvent } from "../policy/policy.js";
 import { BUILTIN_POLICIES } from "../policies/index.js";
 import { FREE, LiveQueue, LiveState, RUNNING, WAITING } from "./live-state.js";
 import { checkKeys, checkVector, finiteNonNeg, queueSpec, specOptions, type QueueOptions } from "./validate.js";
@@ -584,7 +584,7 @@ export class Scheduler {
       const shifted = new Float64Array(this.k);
       for (let r = 0; r < this.k; r++) shifted[r] = st.used[r] + (st.capacity[r] - Math.min(st.capacity[r], st.used[r] + f[r]));
       this.shifted = shifted;
-      view = limitedView(st, shifted);
+      view = new LimitedView(st, shifted);
     }
     const time = this.now();
     this.begin(time, true);
@@ -934,9 +934,19 @@ export function dominantShare(usage: ArrayLike<number>, capacity: ArrayLike<numb
   return d;
 }
 
-/** The state with `used` replaced (schedule(free)): capacities, and so dominant shares, stay. */
-function limitedView(state: LiveState, used: Float64Array): ClusterState {
-  return new Proxy(state, { get: (target, p) => (p === "used" ? used : Reflect.get(target, p)) });
+/**
+ * The state with `used` replaced (schedule(free)): capacities, and so dominant shares, stay. A
+ * plain object with the ClusterState members (not a Proxy: the dispatch and the policy read it
+ * on every step of the point).
+ */
+class LimitedView implements ClusterState {
+  constructor(private readonly state: LiveState, readonly used: Float64Array) {}
+  get time(): number { return this.state.time; }
+  get capacity(): Float64Array { return this.state.capacity; }
+  get resources(): readonly string[] { return this.state.resources; }
+  get queues(): readonly QueueState[] { return this.state.queues; }
+  get demands(): Float64Array { return this.state.demands; }
+  get usages(): Float64Array { return this.state.usages; }
 }
 
 /** A live scheduler (docs/live-scheduler.md). */

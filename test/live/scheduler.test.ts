@@ -118,6 +118,35 @@ describe("live scheduler", () => {
     try { s.submit("A", { id: "x", demnd: [1] } as never); expect.unreachable(); } catch (e) { expect((e as InputError).field).toBe("task.demnd"); }
   });
 
+  it.each(["drf", "fifo"])("schedule(free) (%s) starts what schedule() starts when a queue that waits for nothing holds the rest", (policy) => {
+    // B = A plus a queue Z running one task of (capacity - used - free): the same room is free, and
+    // Z (no waiting task) competes for nothing, so the two must start the same tasks
+    fc.assert(fc.property(fc.array(fc.tuple(fc.nat(2), fc.integer({ min: 1, max: 4 }), fc.integer({ min: 0, max: 4 }), fc.boolean()), { minLength: 1, maxLength: 40 }), fc.array(fc.tuple(fc.nat(12), fc.nat(12)), { minLength: 1, maxLength: 10 }), (subs, frees) => {
+      const cap = [12, 12];
+      const a = createScheduler({ policy, capacity: cap, engine, clock: () => 0 });
+      for (const n of ["q0", "q1", "q2"]) a.addQueue(n);
+      const running: string[] = [];
+      subs.forEach(([q, x, y, fin], i) => {
+        a.submit(`q${q}`, { id: `t${i}`, demand: [x, y] });
+        if (fin && running.length) a.finish(running.shift()!);
+        if (i % 5 === 4) running.push(...a.schedule().map((t) => t.id));
+      });
+      for (const [f0, f1] of frees) {
+        const snap = JSON.parse(JSON.stringify(a.snapshot()));
+        const used = a.shares().reduce((u, x) => u.map((v, r) => v + x.usage[r]), [0, 0]);
+        const free = [f0, f1].map((f, r) => Math.min(f, cap[r] - used[r]));
+        const hold = cap.map((c, r) => c - used[r] - free[r]);
+        const z = { ...snap.queues[0], name: "Z", spec: { ...snap.queues[0].spec, name: "Z" }, accumulated: 0, waiting: [], running: [{ id: "z", demand: hold, submitted: 0, arrival: 0, started: 0 }] };
+        const b = restoreScheduler({ ...snap, queues: [...snap.queues, z] }, { engine, clock: () => 0 });
+        const started = a.schedule(free);
+        expect(b.schedule()).toEqual(started);
+        const took = started.reduce((u, t) => { const [, x, y] = subs[Number(t.id.slice(1))]; return [u[0] + x, u[1] + y]; }, [0, 0]);
+        took.forEach((t, r) => expect(t).toBeLessThanOrEqual(free[r] + 1e-9));
+        running.push(...started.map((t) => t.id));
+      }
+    }), { numRuns: 60 });
+  });
+
   it("a duplicate id or a bad clock refuses the submit and changes nothing (the id map is the duplicate check)", () => {
     let t: number = 0;
     const s = createScheduler({ policy: "drf", capacity: [4], engine, clock: () => t });
