@@ -46,6 +46,16 @@ export class TaskSlots {
   estimate = new Float64Array(0);
   private freeHead = -1;
 
+  /** The task's id: the string API's, else its handle as a string. */
+  idOf(s: number): string {
+    return this.id[s] ?? String(s);
+  }
+
+  /** Its job: the one named at submit, else the task itself. */
+  jobOf(s: number): string {
+    return this.job[s] ?? this.idOf(s);
+  }
+
   /** Takes a free slot (the lowest-numbered first in a fresh store). */
   alloc(): number {
     if (this.freeHead < 0) this.grow(Math.max(16, 2 * this.size));
@@ -155,6 +165,7 @@ export class LiveQueue implements QueueState {
   get activeJobs(): number { return this.waitingCount + this.runningCount; }
   get nextTask(): Float64Array | null { return !this.capped && this.head >= 0 ? this.slots.demand[this.head]! : null; }
   get nextArrival(): number { return !this.capped && this.head >= 0 ? this.slots.arrival[this.head] : Infinity; }
+  get nextJob(): string | null { return !this.capped && this.head >= 0 ? this.slots.jobOf(this.head) : null; }
 
   /** Appends slot s to the waiting FIFO. */
   push(s: number): void {

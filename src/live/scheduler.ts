@@ -488,11 +488,11 @@ export class Scheduler {
   }
 
   private idOf(s: number): string {
-    return this.state.slots.id[s] ?? String(s);
+    return this.state.slots.idOf(s);
   }
 
   private jobOf(s: number): string {
-    return this.state.slots.job[s] ?? this.idOf(s);
+    return this.state.slots.jobOf(s);
   }
 
   /** Cancels a waiting or running task (a running one frees its resources). */

@@ -376,6 +376,8 @@ export abstract class PlannedPolicy implements Policy {
 
   private headJob(state: ClusterState, i: number): string | null {
     const list = this.jobs[i];
+    const named = state.queues[i].nextJob;
+    if (named !== undefined && named !== null && list.some((j) => j.id === named)) return named;
     const a = state.queues[i].nextArrival;
     for (const j of list) if (j.arrival === a) return j.id;
     return list.length ? list[0].id : null;

@@ -25,6 +25,11 @@ export interface QueueState {
   readonly runnableTasks: number;
   /** Arrival time of the job whose task the queue would start next (FIFO head), Infinity when none. */
   readonly nextArrival: number;
+  /**
+   * Id of the job whose task the queue would start next, null when none; undefined when the
+   * driver does not track jobs (a policy then tells jobs apart by nextArrival).
+   */
+  readonly nextJob?: string | null;
   readonly runningTasks: number;
   /** Jobs submitted and not yet ended. */
   readonly activeJobs: number;

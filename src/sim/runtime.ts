@@ -86,6 +86,10 @@ export class QueueRt implements QueueState {
     return this.nextStage()?.job.spec.arrival ?? Infinity;
   }
 
+  get nextJob(): string | null {
+    return this.nextStage()?.job.spec.id ?? null;
+  }
+
   get nextTask(): Float64Array | null {
     return this.nextStage()?.stage.demand ?? null;
   }
