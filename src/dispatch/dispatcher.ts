@@ -13,7 +13,11 @@
 // task does not fit is set aside for the rest of the point.
 // `reservation` (off by default): while a guaranteed queue is below its target with runnable
 // tasks, queues that are not guaranteed start nothing (the old BoPF step; breaks work conservation).
+// `starvationGuard` (on by default): phase 2 reserves room for the head of its order when the
+// head's next task does not fit (head-reservation.ts), so queues of small tasks behind it cannot
+// refill every gap before a large task fits.
 import { IndexedHeap } from "../des/indexed-heap.js";
+import { HeadReservation } from "./head-reservation.js";
 import type { ClusterState, Policy } from "../policy/policy.js";
 
 /** Relative slack when comparing a usage with a target or the capacity. */
@@ -28,6 +32,11 @@ export const SOFT = 2;
 export interface DispatchOptions {
   /** Hold unguaranteed queues while a guaranteed one is below its target (default false). */
   reservation?: boolean;
+  /**
+   * Reserve room in the elastic phase for the head of the DRF order when its next task does not
+   * fit (head-reservation.ts): work conserving only on resources that task does not need (default true).
+   */
+  starvationGuard?: boolean;
 }
 
 export class Dispatcher {
@@ -43,6 +52,8 @@ export class Dispatcher {
   /** Dominant share of each queue's target at the last point that computed targets. */
   shareDom = new Float64Array(0);
   private readonly reservation: boolean;
+  /** The starvation guard's reservation (null when the option is off). */
+  private readonly hold: HeadReservation | null;
   private readonly aside: number[] = [];
   /** The next-task vector each queue's `mins` keys were taken from. */
   private minsOf: Array<ArrayLike<number> | undefined> = [];
@@ -51,6 +62,7 @@ export class Dispatcher {
     this.heap = new IndexedHeap(16);
     this.mins = Array.from({ length: k }, () => new IndexedHeap(16));
     this.reservation = options.reservation === true;
+    this.hold = options.starvationGuard === false ? null : new HeadReservation();
   }
 
   /** Re-keys queue `q` (after a change of its usage, runnable tasks, weight or rejection). */
@@ -214,11 +226,17 @@ export class Dispatcher {
   private elasticPhase(state: ClusterState, start: (q: number) => void, guarded: boolean): void {
     const heap = this.heap;
     const aside = this.aside;
+    const hold = this.hold;
+    hold?.clear();
     for (;;) {
       const q = heap.top();
       if (q < 0 || this.nothingFits(state)) break;
       const next = state.queues[q].nextTask!;
-      if ((guarded && this.classes[q] === ELASTIC) || !fits(state, next)) {
+      const waits = guarded && this.classes[q] === ELASTIC;
+      const fit = !waits && fits(state, next);
+      if (!fit || (hold !== null && !hold.allows(state, next))) {
+        // the first queue set aside because its task does not fit is the head: reserve for it
+        if (!waits && !fit) hold?.blocked(q, next);
         heap.remove(q);
         aside.push(q);
         continue;
@@ -227,14 +245,21 @@ export class Dispatcher {
     }
     for (const q of aside) this.touch(state, q);
     aside.length = 0;
+    hold?.clear();
   }
 
-  /** True when on some resource what is free is below every waiting queue's next demand on it. */
+  /**
+   * True when on some resource what is free is below every waiting queue's next demand on it
+   * (less the room the starvation guard holds there, when every such demand needs the resource).
+   */
   private nothingFits(state: ClusterState): boolean {
     for (let r = 0; r < this.k; r++) {
       const m = this.mins[r];
       const top = m.top();
-      if (top >= 0 && state.used[r] + m.key[top] > state.capacity[r] * (1 + FIT_EPS)) return true;
+      if (top < 0) continue;
+      const min = m.key[top];
+      const held = min > 0 && this.hold !== null ? this.hold.heldOn(r) : 0;
+      if (state.used[r] + min + held > state.capacity[r] * (1 + FIT_EPS)) return true;
     }
     return false;
   }

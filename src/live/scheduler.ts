@@ -40,6 +40,11 @@ export interface SchedulerOptions {
   clock?: () => number;
   /** Hold unguaranteed queues while a guaranteed one is below its target (default false). */
   reservation?: boolean;
+  /**
+   * The dispatch's starvation guard (src/dispatch/head-reservation.ts): room is reserved for the
+   * head of the elastic phase's DRF order when its next task does not fit (default true).
+   */
+  starvationGuard?: boolean;
   /** The policy's options, as in simulate({ policyOptions }) (e.g. LTRF window, quantum, tWait, groupWeights; BoPF expiry; M-BVT lag). */
   policyOptions?: Record<string, unknown>;
   /** Seed of the random numbers a policy may draw (H-LTRF tieBreak 'random'). Default 0. */
@@ -99,6 +104,7 @@ export class Scheduler {
   private readonly clock: () => number;
   private readonly dispatcher: Dispatcher;
   private readonly reservation: boolean;
+  private readonly starvationGuard: boolean;
   private readonly seed: number;
   private rng: Rng;
   private readonly byName = new Map<string, LiveQueue>();
@@ -117,8 +123,8 @@ export class Scheduler {
 
   constructor(options: SchedulerOptions) {
     if (options === null || typeof options !== "object") throw new InputError("options", `expected {policy, capacity, ...}, got ${describeValue(options)}`);
-    checkKeys("options", options, ["policy", "capacity", "resources", "engine", "clock", "reservation", "policyOptions", "seed"]);
-    const { policy, capacity, resources, clock, reservation, policyOptions, seed } = options;
+    checkKeys("options", options, ["policy", "capacity", "resources", "engine", "clock", "reservation", "starvationGuard", "policyOptions", "seed"]);
+    const { policy, capacity, resources, clock, reservation, starvationGuard, policyOptions, seed } = options;
     if (typeof policy !== "string") throw new InputError("policy", `expected a policy name, got ${describeValue(policy)}`);
     const factory = Object.prototype.hasOwnProperty.call(LIVE_POLICIES, policy) ? LIVE_POLICIES[policy] : undefined;
     if (!factory) throw new InputError("policy", `unknown policy '${policy}' (live: ${Object.keys(LIVE_POLICIES).join(", ")})`);
@@ -128,6 +134,7 @@ export class Scheduler {
     if (resources !== undefined && !(Array.isArray(resources) && resources.length === k && resources.every((s) => typeof s === "string"))) throw new InputError("resources", `expected ${k} names, got ${describeValue(resources)}`);
     if (clock !== undefined && typeof clock !== "function") throw new InputError("clock", `expected a function returning seconds, got ${describeValue(clock)}`);
     if (reservation !== undefined && typeof reservation !== "boolean") throw new InputError("reservation", `must be true or false (got ${describeValue(reservation)})`);
+    if (starvationGuard !== undefined && typeof starvationGuard !== "boolean") throw new InputError("starvationGuard", `must be true or false (got ${describeValue(starvationGuard)})`);
     if (policyOptions !== undefined && (policyOptions === null || typeof policyOptions !== "object" || Array.isArray(policyOptions))) throw new InputError("policyOptions", `expected an object, got ${describeValue(policyOptions)}`);
     if (seed !== undefined && !(typeof seed === "number" && Number.isInteger(seed))) throw new InputError("seed", `must be an integer (got ${describeValue(seed)})`);
     const gw = policyOptions?.groupWeights;
@@ -140,6 +147,7 @@ export class Scheduler {
     this.factory = factory;
     this.policyOptions = policyOptions === undefined ? undefined : JSON.parse(JSON.stringify(policyOptions, (_, v) => (v === Infinity ? "Infinity" : v)), (_, v) => (v === "Infinity" ? Infinity : v));
     this.reservation = reservation === true;
+    this.starvationGuard = starvationGuard !== false;
     this.seed = seed ?? 0;
     this.rng = new Rng(this.seed);
     this.engine = options.engine ?? loadEngineSync();
@@ -148,7 +156,7 @@ export class Scheduler {
     this.policy = factory.create(this.policyOptions); // checks the options now (an InputError naming them)
     this.events = typeof this.policy.onEvent === "function";
     this.ownShares = OWN_SHARE_RULES.has(policy);
-    this.dispatcher = new Dispatcher(k, { reservation: this.reservation });
+    this.dispatcher = new Dispatcher(k, { reservation: this.reservation, starvationGuard: this.starvationGuard });
     this.actions = {
       dropJob: () => { throw new InputError("dropJob", "the live scheduler does not drop jobs (cancel their tasks)"); },
       wakeAt: (time: number) => this.addTimer({ time: Math.max(time, this.state.time), queue: null, burst: -1 }),
@@ -645,6 +653,7 @@ export class Scheduler {
       capacity: Array.from(this.state.capacity),
       resources: [...this.state.resources],
       reservation: this.reservation,
+      starvationGuard: this.starvationGuard,
       seed: this.seed,
       time,
       queues: this.state.queues.map((q) => ({
@@ -745,9 +754,9 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
 }
 
 /** A scheduler from a snapshot; it makes the same decisions from then on (docs/live-scheduler.md, "Snapshots"). */
-export function restoreScheduler(snapshot: SchedulerSnapshot, options: Omit<SchedulerOptions, "policy" | "capacity" | "resources" | "reservation" | "policyOptions" | "seed"> = {}): Scheduler {
+export function restoreScheduler(snapshot: SchedulerSnapshot, options: Omit<SchedulerOptions, "policy" | "capacity" | "resources" | "reservation" | "starvationGuard" | "policyOptions" | "seed"> = {}): Scheduler {
   const s = checkSnapshot(snapshot);
-  const sched = new Scheduler({ ...options, policy: s.policy, capacity: s.capacity, resources: s.resources, reservation: s.reservation, policyOptions: s.policyOptions, seed: s.seed });
+  const sched = new Scheduler({ ...options, policy: s.policy, capacity: s.capacity, resources: s.resources, reservation: s.reservation, starvationGuard: s.starvationGuard, policyOptions: s.policyOptions, seed: s.seed });
   s.queues.forEach((q, i) => queueSpec(q.name, specOptions(q.spec), `snapshot.queues[${i}].spec`, s.capacity.length));
   sched.load(s);
   return sched;

@@ -26,6 +26,8 @@ export interface SchedulerSnapshot {
   capacity: number[];
   resources: string[];
   reservation: boolean;
+  /** The dispatch's starvation guard; absent (snapshots made before it existed): the default, on. */
+  starvationGuard?: boolean;
   policyOptions?: Record<string, unknown>;
   seed?: number;
   time: number;
@@ -62,6 +64,7 @@ export function checkSnapshot(snapshot: unknown): SchedulerSnapshot {
     if (!Array.isArray(s.wakeups)) throw new InputError("snapshot.wakeups", `expected an array of times, got ${describeValue(s.wakeups)}`);
     s.wakeups.forEach((t, i) => { if (!finite(t)) throw new InputError(`snapshot.wakeups[${i}]`, `expected finite seconds, got ${describeValue(t)}`); });
   }
+  if (s.starvationGuard !== undefined && typeof s.starvationGuard !== "boolean") throw new InputError("snapshot.starvationGuard", `must be true or false (got ${describeValue(s.starvationGuard)})`);
   if (!finite(s.time)) throw new InputError("snapshot.time", `expected finite seconds, got ${describeValue(s.time)}`);
   if (!Array.isArray(s.capacity)) throw new InputError("snapshot.capacity", `expected an array, got ${describeValue(s.capacity)}`);
   if (!Array.isArray(s.queues)) throw new InputError("snapshot.queues", `expected an array, got ${describeValue(s.queues)}`);

@@ -20,6 +20,12 @@ export interface SimOptions {
    * (the old BoPF reservation step; breaks work conservation). Default false.
    */
   reservation?: boolean;
+  /**
+   * Share policies: the dispatch's starvation guard (src/dispatch/head-reservation.ts): when the
+   * head of the elastic phase's DRF order does not fit, queues behind it start only tasks that
+   * leave room for it on the resources it needs. Default true.
+   */
+  starvationGuard?: boolean;
   /** Length of one time-series point: each is the average dominant share over its interval. Default: about 200 points. */
   sampleInterval?: number;
   /** Stop at this time (jobs not ended by then are dropped with reason 'horizon'). Default: run to completion. */
@@ -76,6 +82,7 @@ export function checkSimOptions(opts: SimOptions): void {
   }
   if (seed !== undefined && !(typeof seed === "number" && Number.isFinite(seed))) throw new InputError("seed", `must be a finite number (got ${describeValue(seed)})`);
   if (opts.reservation !== undefined && typeof opts.reservation !== "boolean") throw new InputError("reservation", `must be true or false (got ${describeValue(opts.reservation)})`);
+  if (opts.starvationGuard !== undefined && typeof opts.starvationGuard !== "boolean") throw new InputError("starvationGuard", `must be true or false (got ${describeValue(opts.starvationGuard)})`);
   if (preemption !== undefined && typeof preemption !== "boolean") throw new InputError("preemption", `must be true or false (got ${describeValue(preemption)})`);
   if (policyOptions !== undefined && (policyOptions === null || typeof policyOptions !== "object")) throw new InputError("policyOptions", `expected an object, got ${describeValue(policyOptions)}`);
 }
