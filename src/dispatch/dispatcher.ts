@@ -89,8 +89,12 @@ export class Dispatcher {
     }
   }
 
-  /** Forgets every queue (call touch for each again after re-indexing). */
-  reset(n: number): void {
+  /**
+   * Forgets every queue (call touch for each again after re-indexing); `removed`: the index of a
+   * queue that left (later ones moved down one), so the starvation guard's reservation follows its queue.
+   */
+  reset(n: number, removed = -1): void {
+    if (removed >= 0) this.hold?.removed(removed);
     this.heap = new IndexedHeap(Math.max(16, n));
     this.mins = Array.from({ length: this.k }, () => new IndexedHeap(Math.max(16, n)));
     this.minsOf = [];
@@ -132,6 +136,16 @@ export class Dispatcher {
     }
     preempt?.();
     this.elasticPhase(state, start, guaranteed && this.reservation && this.belowGuarantee(state));
+  }
+
+  /** The queue the starvation guard reserves for (kept between points), -1 when none (live scheduler snapshots). */
+  get reservedQueue(): number {
+    return this.hold?.queue ?? -1;
+  }
+
+  /** Restores the starvation guard's reservation (a live scheduler snapshot's); ignored with the guard off. */
+  set reservedQueue(q: number) {
+    if (this.hold) this.hold.queue = q;
   }
 
   /**
@@ -227,12 +241,27 @@ export class Dispatcher {
     const heap = this.heap;
     const aside = this.aside;
     const hold = this.hold;
-    hold?.clear();
+    // the queue reserved for at the last point, still among the lowest, is served first
+    const carried = hold === null ? -1 : hold.begin(heap);
+    if (carried >= 0 && !(guarded && this.classes[carried] === ELASTIC)) {
+      const next = state.queues[carried].nextTask!;
+      if (fits(state, next)) start(carried);
+      else {
+        hold!.blocked(carried, next);
+        heap.remove(carried);
+        aside.push(carried);
+      }
+    }
     for (;;) {
       const q = heap.top();
-      if (q < 0 || this.nothingFits(state)) break;
+      if (q < 0) break;
       const next = state.queues[q].nextTask!;
       const waits = guarded && this.classes[q] === ELASTIC;
+      if (this.nothingFits(state)) {
+        // the head's task does not fit either (with nothing reserved yet the cut-off is exact)
+        if (!waits) hold?.blocked(q, next);
+        break;
+      }
       const fit = !waits && fits(state, next);
       if (!fit || (hold !== null && !hold.allows(state, next))) {
         // the first queue set aside because its task does not fit is the head: reserve for it
@@ -245,7 +274,7 @@ export class Dispatcher {
     }
     for (const q of aside) this.touch(state, q);
     aside.length = 0;
-    hold?.clear();
+    hold?.end();
   }
 
   /**

@@ -1,28 +1,35 @@
 // The elastic phase's starvation guard (docs/policies/simulator.md, "Dispatch"): a reservation
 // for the head of the DRF order. When the queue with the smallest weighted dominant share is
-// set aside because its next task does not fit, that task is reserved for the rest of the
-// point: a queue behind it may start a task only if, on every resource both tasks need, the
+// set aside because its next task does not fit, that task is reserved: a queue behind it may start a task only if, on every resource both tasks need, the
 // reserved task still fits next to it (so on a resource the reserved task is short of, only
 // tasks that do not use it start). Resources the reserved task does not need stay work
 // conserving. Without it, a queue of small tasks refills every gap before a large task fits
 // (test/bopf/bopf-policy.test.ts, the long-term fairness counterexample).
-// Stateless across points: each point reserves for its own head, so the reservation ends as
-// soon as the head's task starts or another queue becomes the head, and a restored live
-// scheduler decides as the original without any guard state to carry over.
+// The reservation lasts across points until the reserved queue starts a task or another queue
+// has a strictly smaller weighted dominant share (a tie keeps it): otherwise, when several
+// queues' tasks end at one instant and their shares tie again, the tie order (queue index)
+// would let the others refill the room at every point.
+import type { IndexedHeap } from "../des/indexed-heap.js";
 import type { ClusterState } from "../policy/policy.js";
 
 const FIT_EPS = 1e-12;
 
 export class HeadReservation {
-  /** The reserved task's demand this point, or null when nothing is reserved. */
+  /** The reserved task's demand this point, or null when nothing is reserved yet. */
   private task: ArrayLike<number> | null = null;
-  /** The queue the task is reserved for (-1: none). */
+  /** The queue reserved for (kept from one point to the next), -1: none. */
   queue = -1;
 
-  /** Starts a point's elastic phase with nothing reserved. */
-  clear(): void {
+  /**
+   * Starts a point's elastic phase with nothing reserved yet. Returns the queue reserved for at
+   * the last point when it is still among the lowest of `heap` (the dispatch's order: weighted
+   * dominant share) — the dispatch serves it first — or -1 when that reservation has ended.
+   */
+  begin(heap: IndexedHeap): number {
     this.task = null;
+    const h = this.queue;
     this.queue = -1;
+    return h >= 0 && h < heap.key.length && heap.has(h) && heap.key[h] <= heap.key[heap.top()] ? h : -1;
   }
 
   /** The head's next task does not fit: reserve it (only the first such queue of a point is the head). */
@@ -30,6 +37,11 @@ export class HeadReservation {
     if (this.task !== null) return;
     this.task = task;
     this.queue = q;
+  }
+
+  /** Ends a point's elastic phase: the reserved queue (if any) is kept for the next point, its task is not. */
+  end(): void {
+    this.task = null;
   }
 
   /** True when `task` may start now: nothing is reserved, or the reserved task fits next to it on every resource both need. */
@@ -46,5 +58,11 @@ export class HeadReservation {
   heldOn(r: number): number {
     const held = this.task;
     return held !== null && held[r] > 0 ? held[r] : 0;
+  }
+
+  /** Queue `i` left and later queues moved down one index (live scheduler): the reservation follows its queue. */
+  removed(i: number): void {
+    if (this.queue === i) this.queue = -1;
+    else if (this.queue > i) this.queue--;
   }
 }

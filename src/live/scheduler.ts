@@ -307,7 +307,7 @@ export class Scheduler {
         this.minQueues = this.minQueues.filter((x) => x !== q);
         this.state.remove(q.index);
         this.admissions.delete(q);
-        this.dispatcher.reset(this.state.queues.length);
+        this.dispatcher.reset(this.state.queues.length, q.index);
         for (const x of this.state.queues) this.dispatcher.touch(this.state, x.index);
       });
     } else this.dispatcher.touch(this.state, q.index);
@@ -343,8 +343,9 @@ export class Scheduler {
     this.admissions.delete(q);
     this.minQueues = this.minQueues.filter((x) => x !== q);
     this.timers = this.timers.filter((t) => t.queue !== q);
-    this.state.remove(q.index);
-    this.dispatcher.reset(this.state.queues.length);
+    const index = q.index;
+    this.state.remove(index);
+    this.dispatcher.reset(this.state.queues.length, index);
     for (const x of this.state.queues) this.dispatcher.touch(this.state, x.index);
     this.stale = true;
     if (typeof this.policy.admission === "function") this.bind();
@@ -671,6 +672,8 @@ export class Scheduler {
     const ps = this.carried ?? (this.built && typeof this.policy.exportState === "function" ? this.policy.exportState() : null);
     if (ps !== null) out.policyState = JSON.parse(JSON.stringify(ps)) as PolicyState;
     out.rng = this.rng.getState();
+    const reserved = this.dispatcher.reservedQueue;
+    if (reserved >= 0) out.reservedFor = this.state.queues[reserved].spec.name;
     out.wakeups = this.timers.filter((t) => t.queue === null).map((t) => t.time);
     return out;
   }
@@ -720,6 +723,7 @@ export class Scheduler {
     }
     this.stale = true;
     this.bind();
+    if (s.reservedFor !== undefined) this.dispatcher.reservedQueue = this.byName.get(s.reservedFor)!.index;
   }
 }
 

@@ -35,6 +35,8 @@ export interface SchedulerSnapshot {
   policyState?: PolicyState;
   /** The random stream's state (version 3): H-LTRF's random ties go on where they were. */
   rng?: { words: number[]; spareNormal: number | null };
+  /** The queue the dispatch's starvation guard reserves room for (kept between points), when one is. */
+  reservedFor?: string;
   /** Wake-ups the policy asked for (version 3). */
   wakeups?: number[];
   queues: Array<{
@@ -97,6 +99,7 @@ export function checkSnapshot(snapshot: unknown): SchedulerSnapshot {
       });
     }
   });
+  if (s.reservedFor !== undefined && !(typeof s.reservedFor === "string" && names.has(s.reservedFor))) throw new InputError("snapshot.reservedFor", `expected the name of one of the snapshot's queues, got ${describeValue(s.reservedFor)}`);
   if (s.policyOptions !== undefined && (s.policyOptions === null || typeof s.policyOptions !== "object")) throw new InputError("snapshot.policyOptions", `expected an object, got ${describeValue(s.policyOptions)}`);
   return s;
 }
