@@ -31,19 +31,26 @@ export function weightedShare(capacity: readonly number[], q: WaitingQueue): num
  * Waiting queues whose next task fits in what is free and that nothing justifies leaving
  * unstarted, as "queue i: why" lines (empty: the point was work conserving). With `guard`, the
  * head's task is reserved: another queue's task may wait when, on a resource both tasks need,
- * the head's task would no longer fit beside it.
+ * the head's task would no longer fit beside it. The head is a queue of smallest weighted share
+ * (a reservation kept from an earlier point survives ties, so any of the tied queues may be it).
  */
 export function unjustifiedWaits(capacity: readonly number[], used: readonly number[], queues: readonly WaitingQueue[], guard: boolean): string[] {
   const waiting = queues.map((q, i) => i).filter((i) => queues[i].head !== null);
-  const out: string[] = [];
-  if (!guard) {
-    for (const i of waiting) if (fitsIn(capacity, used, queues[i].head!)) out.push(`queue ${i}: its next task fits`);
-    return out;
+  if (!guard) return waiting.filter((i) => fitsIn(capacity, used, queues[i].head!)).map((i) => `queue ${i}: its next task fits`);
+  if (waiting.length === 0) return [];
+  const least = Math.min(...waiting.map((i) => weightedShare(capacity, queues[i])));
+  let best: string[] | null = null;
+  for (const h of waiting.filter((i) => weightedShare(capacity, queues[i]) === least)) {
+    const out = unjustifiedBeside(capacity, used, queues, waiting, h);
+    if (best === null || out.length < best.length) best = out;
   }
-  if (waiting.length === 0) return out;
-  let h = waiting[0];
-  for (const i of waiting) if (weightedShare(capacity, queues[i]) < weightedShare(capacity, queues[h])) h = i;
+  return best!;
+}
+
+/** With queue h as the head whose task is reserved, the waits nothing justifies. */
+function unjustifiedBeside(capacity: readonly number[], used: readonly number[], queues: readonly WaitingQueue[], waiting: readonly number[], h: number): string[] {
   const held = queues[h].head!;
+  const out: string[] = [];
   if (fitsIn(capacity, used, held)) out.push(`queue ${h} (the head): its next task fits`);
   for (const i of waiting) {
     if (i === h) continue;
