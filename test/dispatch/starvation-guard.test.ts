@@ -9,7 +9,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { loadEngineSync } from "../../src/engine/load.js";
-import { createScheduler } from "../../src/live/scheduler.js";
+import { createScheduler, restoreScheduler } from "../../src/live/scheduler.js";
 import type { JobSpec, QueueSpec, Workload } from "../../src/policy/model.js";
 import { simulate } from "../../src/sim/simulator.js";
 import { unjustifiedWaits } from "../helpers/guard-check.js";
@@ -155,8 +155,15 @@ describe("the dispatch's starvation guard", () => {
     // the reservation lasts: C (share 3/8) is not the head, B (0) still is; A's task ends, B starts
     s.submit("C", { id: "c3", demand: [1, 1] });
     expect(s.schedule()).toEqual([]);
+    // a snapshot names the reserved queue; the restored scheduler decides the same
+    const snap = JSON.parse(JSON.stringify(s.snapshot()));
+    expect(snap.reservedFor).toBe("B");
+    const restored = restoreScheduler(snap, { engine, clock: () => t });
     s.finish("a1");
     expect(s.schedule().map((x) => x.id)).toEqual(["b1", "c3"]);
+    restored.finish("a1");
+    expect(restored.schedule().map((x) => x.id)).toEqual(["b1", "c3"]);
+    expect(() => restoreScheduler({ ...snap, reservedFor: "Z" }, { engine })).toThrow(/snapshot\.reservedFor/);
     // without the guard C's [1, 1] takes the room at once
     const off = createScheduler({ policy: "drf", capacity: [8, 8], engine, clock: () => (t += 1), starvationGuard: false });
     for (const q of ["A", "B", "C"]) off.addQueue(q);
