@@ -30,7 +30,7 @@ describe("BoPF scenarios over seeds 1-10", () => {
   });
 
   // With 8x bursts every 300 s, over seeds 1-10 with the dispatch's starvation guard (default):
-  // SP's TQs 1.255 ± 0.031 [1.188, 1.338] times slower than DRF's (SP/BoPF the same). Without the
+  // SP's TQs 1.258 ± 0.031 [1.188, 1.342] times slower than DRF's (SP/BoPF the same). Without the
   // guard 1.122 ± 0.030 [1.080, 1.201]: SP slowed the TQs, but not by 1.2x.
   it("bopf: SP's TQs at least 1.2x slower than DRF's and BoPF's with 8x bursts", { timeout: 1_800_000 }, () => {
     expectAboveOverSeeds(ratio(cell(1, 1, "TQ sp"), cell(1, 1, "TQ drf")), 1.2, "8x bursts: SP's TQ avg / DRF's");
@@ -38,7 +38,7 @@ describe("BoPF scenarios over seeds 1-10", () => {
   });
 
   // The paper's factors (Tables 3-4), over seeds 1-10 with the default dispatch (its starvation
-  // guard on): 2.526 ± 0.259 [1.945, 3.076] at 8 TQs and 5.097 ± 0.194 [4.803, 5.723] at 16
+  // guard on): 2.520 ± 0.256 [1.945, 3.076] at 8 TQs and 5.095 ± 0.197 [4.804, 5.742] at 16
   // (docs/reproduction-bopf.md). Without the guard 1.779 ± 0.186 and 2.943 ± 0.307: not by a margin.
   it("bopf: the paper's factor of improvement over DRF (8 TQs > 1.8x, 16 TQs > 3x) with the default dispatch", { timeout: 1_800_000 }, () => {
     expectAboveOverSeeds(cell(0, 1, "x bopf vs drf"), 1.8, "8 TQs: BoPF over DRF");
