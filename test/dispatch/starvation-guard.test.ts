@@ -12,6 +12,8 @@ import { loadEngineSync } from "../../src/engine/load.js";
 import { createScheduler, restoreScheduler } from "../../src/live/scheduler.js";
 import type { JobSpec, QueueSpec, Workload } from "../../src/policy/model.js";
 import { simulate } from "../../src/sim/simulator.js";
+import { getScenario } from "../../src/scenarios/index.js";
+import { InputError } from "../../src/errors.js";
 import { unjustifiedWaits } from "../helpers/guard-check.js";
 
 const engine = loadEngineSync();
@@ -172,5 +174,15 @@ describe("the dispatch's starvation guard", () => {
     off.submit("B", { id: "b1", demand: [4, 1] });
     off.submit("C", { id: "c1", demand: [1, 1] });
     expect(off.schedule().map((x) => x.id)).toEqual(["c1"]);
+  });
+
+  it("options: simulate and createScheduler refuse a non-boolean, the default scenario takes --param starvationGuard=0|1", () => {
+    const w = backloggedWorkload([{ weight: 1, arrival: 0, demand: [1, 1], durations: Array.from({ length: 10 }, () => 1) }, { weight: 1, arrival: 0, demand: [1, 1], durations: Array.from({ length: 10 }, () => 1) }], 10);
+    expect(() => simulate(w, { policy: "drf", engine, starvationGuard: 1 as unknown as boolean })).toThrow(expect.objectContaining({ field: "starvationGuard" }));
+    expect(() => createScheduler({ policy: "drf", capacity: [1], engine, starvationGuard: "no" as unknown as boolean })).toThrow(expect.objectContaining({ field: "starvationGuard" }));
+    const scenario = getScenario("default")!;
+    const off = scenario.run({ seed: 1, engine, policies: ["drf"], params: { tqs: 1, tqJobs: 1, starvationGuard: 0 } });
+    expect(off.params.starvationGuard).toBe(false);
+    expect(() => scenario.run({ seed: 1, engine, policies: ["drf"], params: { tqs: 1, tqJobs: 1, starvationGuard: 2 } })).toThrow(InputError);
   });
 });
