@@ -11,6 +11,8 @@
 // Phase 2 runs on an indexed heap kept current between points (touch() on every change of a
 // queue's usage or runnable tasks), so a decision costs O(log N) amortised; a queue whose next
 // task does not fit is set aside for the rest of the point.
+// A policy with `tier` splits phase 2 into passes, lowest tier first: each pass is online DRF
+// over the queues of one tier, so a higher tier gets only what no lower-tier queue could use.
 // `reservation` (off by default): while a guaranteed queue is below its target with runnable
 // tasks, queues that are not guaranteed start nothing (the old BoPF step; breaks work conservation).
 // `starvationGuard` (on by default): phase 2 reserves room for the head of its order when the
@@ -33,6 +35,12 @@ export interface DispatchOptions {
   /** Hold unguaranteed queues while a guaranteed one is below its target (default false). */
   reservation?: boolean;
   /**
+   * Compare dominant shares as the authors' simulator does: at the start of each online-DRF pass
+   * every waiting queue's share per resource is rounded to this many decimal places (IRFsim: 2),
+   * exact again once it starts a task. Default: exact shares.
+   */
+  shareDecimals?: number;
+  /**
    * Reserve room in the elastic phase for the head of the DRF order when its next task does not
    * fit (head-reservation.ts): work conserving only on resources that task does not need (default true).
    */
@@ -49,9 +57,14 @@ export class Dispatcher {
   private mins: IndexedHeap[];
   private targets = new Float64Array(0);
   private classes = new Uint8Array(0);
+  private tiers = new Uint8Array(0);
+  /** Per tier value, how many waiting queues have it (tieredPhases). */
+  private readonly present = new Uint32Array(256);
   /** Dominant share of each queue's target at the last point that computed targets. */
   shareDom = new Float64Array(0);
   private readonly reservation: boolean;
+  /** 10^shareDecimals, 0 for exact shares. */
+  private readonly shareScale: number;
   /** The starvation guard's reservation (null when the option is off). */
   private readonly hold: HeadReservation | null;
   private readonly aside: number[] = [];
@@ -62,6 +75,7 @@ export class Dispatcher {
     this.heap = new IndexedHeap(16);
     this.mins = Array.from({ length: k }, () => new IndexedHeap(16));
     this.reservation = options.reservation === true;
+    this.shareScale = options.shareDecimals === undefined ? 0 : 10 ** options.shareDecimals;
     this.hold = options.starvationGuard === false ? null : new HeadReservation();
   }
 
@@ -105,12 +119,16 @@ export class Dispatcher {
    * `preempt` (the simulator's preemption), the policy's targets are computed even for an
    * elastic-only policy and `preempt()` runs between the guaranteed phases and the elastic phase,
    * so room it frees reaches the queues it was freed for before the elastic phase may use it.
+   * An elastic-only policy that says which queues are guaranteed (SP) has its guaranteed phases
+   * only with `preempt` or the reservation option: they serve its guaranteed queues from what is
+   * free before a preemption or a reservation is considered.
    */
   apply(state: ClusterState, policy: Policy, start: (q: number) => void, preempt?: () => void): void {
     const n = state.queues.length;
     const k = this.k;
     let guaranteed = false;
-    if (policy.shares && (!policy.elasticOnly || preempt)) {
+    const serve = !policy.elasticOnly || (policy.guaranteed !== undefined && (preempt !== undefined || this.reservation));
+    if (policy.shares && (serve || preempt)) {
       if (this.targets.length < n * k) {
         this.targets = new Float64Array(n * k);
         this.classes = new Uint8Array(n);
@@ -125,17 +143,38 @@ export class Dispatcher {
         for (let r = 0; r < k; r++) s = Math.max(s, targets[q * k + r] / state.capacity[r]);
         this.shareDom[q] = s;
       }
-      // an elastic-only policy's queues count as guaranteed up to their targets for preemption
-      if (policy.elasticOnly || !policy.guaranteed) classes.fill(HARD);
+      // without `guaranteed` every queue counts as guaranteed up to its target (for an
+      // elastic-only policy: for preemption only)
+      if (!policy.guaranteed) classes.fill(HARD);
       else { classes.fill(ELASTIC); policy.guaranteed(state, classes); }
-      if (!policy.elasticOnly) {
+      if (serve) {
         guaranteed = true;
         this.guaranteedPhase(state, HARD, start);
         this.guaranteedPhase(state, SOFT, start);
       }
     }
     preempt?.();
-    this.elasticPhase(state, start, guaranteed && this.reservation && this.belowGuarantee(state));
+    const guarded = guaranteed && this.reservation && this.belowGuarantee(state);
+    // the starvation guard's reservation lasts across the tiers' passes of a point
+    this.hold?.begin();
+    if (policy.tier) this.tieredPhases(state, policy, start, guarded);
+    else this.elasticPhase(state, start, guarded, -1);
+    this.hold?.end();
+  }
+
+  /** The elastic phase once per tier the policy gives a queue, lowest tier first. */
+  private tieredPhases(state: ClusterState, policy: Policy, start: (q: number) => void, guarded: boolean): void {
+    const n = state.queues.length;
+    if (this.tiers.length < n) this.tiers = new Uint8Array(n);
+    const tiers = this.tiers.subarray(0, n);
+    tiers.fill(0);
+    policy.tier!(state, tiers);
+    // only the tiers of queues waiting to start a task need a pass
+    const present = this.present.fill(0);
+    let levels = 0;
+    for (let q = 0; q < n; q++) if (this.heap.has(q) && present[tiers[q]]++ === 0) levels++;
+    if (levels <= 1) { this.elasticPhase(state, start, guarded, -1); return; }
+    for (let t = 0; t < present.length; t++) if (present[t] > 0) this.elasticPhase(state, start, guarded, t);
   }
 
   /** The queue the starvation guard reserves for (kept between points), -1 when none (live scheduler snapshots). */
@@ -152,7 +191,8 @@ export class Dispatcher {
    * Inside apply's `preempt`: the queues a preemption may free room for, in the
    * order the guaranteed phase serves them (hard, then soft; smallest usage/target ratio first):
    * guaranteed queues whose next task is under their target on every resource it needs but does
-   * not fit in what is free. An elastic-only policy's queues all count as guaranteed here.
+   * not fit in what is free. An elastic-only policy's queues count as guaranteed here as its
+   * `guaranteed` says (all of them without it).
    */
   owedQueues(state: ClusterState): number[] {
     const owed: Array<{ q: number; cls: number; ratio: number }> = [];
@@ -236,32 +276,37 @@ export class Dispatcher {
     return false;
   }
 
-  /** Online DRF on what is free: smallest weighted dominant share whose next task fits, again and again. */
-  private elasticPhase(state: ClusterState, start: (q: number) => void, guarded: boolean): void {
+  /**
+   * Online DRF on what is free: smallest weighted dominant share whose next task fits, again and
+   * again; over the queues of tier `tier` only when it is >= 0.
+   */
+  private elasticPhase(state: ClusterState, start: (q: number) => void, guarded: boolean, tier: number): void {
     const heap = this.heap;
     const aside = this.aside;
     const hold = this.hold;
-    // the queue reserved for at the last point, still among the lowest, is served first
-    const carried = hold === null ? -1 : hold.begin(heap);
-    if (carried >= 0 && !(guarded && this.classes[carried] === ELASTIC)) {
-      const next = state.queues[carried].nextTask!;
-      if (fits(state, next)) start(carried);
-      else {
-        hold!.blocked(carried, next);
-        heap.remove(carried);
-        aside.push(carried);
-      }
-    }
+    const tiers = tier >= 0 ? this.tiers : null;
+    if (this.shareScale > 0) this.roundShares(state);
     for (;;) {
-      const q = heap.top();
+      let q = heap.top();
       if (q < 0) break;
-      const next = state.queues[q].nextTask!;
-      const waits = guarded && this.classes[q] === ELASTIC;
+      const other = tiers !== null && tiers[q] !== tier;
       if (this.nothingFits(state)) {
         // the head's task does not fit either (with nothing reserved yet the cut-off is exact)
-        if (!waits) hold?.blocked(q, next);
+        if (hold !== null && !other) {
+          q = hold.prefer(heap, q, tiers, tier);
+          if (!(guarded && this.classes[q] === ELASTIC)) hold.blocked(q, state.queues[q].nextTask!);
+        }
         break;
       }
+      if (other) {
+        heap.remove(q);
+        aside.push(q);
+        continue;
+      }
+      // the queue reserved for at the last point goes first while it ties with the head
+      if (hold !== null) q = hold.prefer(heap, q, tiers, tier);
+      const next = state.queues[q].nextTask!;
+      const waits = guarded && this.classes[q] === ELASTIC;
       const fit = !waits && fits(state, next);
       if (!fit || (hold !== null && !hold.allows(state, next))) {
         // the first queue set aside because its task does not fit is the head: reserve for it
@@ -274,7 +319,18 @@ export class Dispatcher {
     }
     for (const q of aside) this.touch(state, q);
     aside.length = 0;
-    hold?.end();
+  }
+
+  /** Re-keys the waiting queues by their dominant shares rounded per resource (shareDecimals). */
+  private roundShares(state: ClusterState): void {
+    const scale = this.shareScale;
+    for (let q = 0; q < state.queues.length; q++) {
+      if (!this.heap.has(q)) continue;
+      const queue = state.queues[q];
+      let dom = 0;
+      for (let r = 0; r < this.k; r++) dom = Math.max(dom, Math.round((queue.usage[r] / state.capacity[r]) * scale) / scale);
+      this.heap.update(q, dom / (queue.spec.weight ?? 1), q);
+    }
   }
 
   /**

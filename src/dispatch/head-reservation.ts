@@ -19,17 +19,27 @@ export class HeadReservation {
   private task: ArrayLike<number> | null = null;
   /** The queue reserved for (kept from one point to the next), -1: none. */
   queue = -1;
+  /** During a point: the queue reserved for at the last point, until the phase reaches its tier's head. */
+  private carried = -1;
+
+  /** Starts a point's elastic phase (all its tiers' passes) with nothing reserved yet. */
+  begin(): void {
+    this.task = null;
+    this.carried = this.queue;
+    this.queue = -1;
+  }
 
   /**
-   * Starts a point's elastic phase with nothing reserved yet. Returns the queue reserved for at
-   * the last point when it is still among the lowest of `heap` (the dispatch's order: weighted
-   * dominant share) — the dispatch serves it first — or -1 when that reservation has ended.
+   * The queue to serve in place of `head` (the top of the dispatch's heap, of tier `tier` when
+   * `tiers` is given): the queue reserved for at the last point when it ties with the head (same
+   * weighted dominant share, same tier), else the head. Decided once a point, at the first head of
+   * the reserved queue's tier: a strictly smaller share there ends the reservation.
    */
-  begin(heap: IndexedHeap): number {
-    this.task = null;
-    const h = this.queue;
-    this.queue = -1;
-    return h >= 0 && h < heap.key.length && heap.has(h) && heap.key[h] <= heap.key[heap.top()] ? h : -1;
+  prefer(heap: IndexedHeap, head: number, tiers: Uint8Array | null, tier: number): number {
+    const c = this.carried;
+    if (c < 0 || (tiers !== null && (c >= tiers.length || tiers[c] !== tier))) return head;
+    this.carried = -1;
+    return c !== head && c < heap.key.length && heap.has(c) && heap.key[c] <= heap.key[head] ? c : head;
   }
 
   /** The head's next task does not fit: reserve it (only the first such queue of a point is the head). */
@@ -41,7 +51,10 @@ export class HeadReservation {
 
   /** Ends a point's elastic phase: the reserved queue (if any) is kept for the next point, its task is not. */
   end(): void {
+    // a reservation the phase never reached (it stopped before the reserved queue's tier) stays
+    if (this.queue < 0) this.queue = this.carried;
     this.task = null;
+    this.carried = -1;
   }
 
   /** True when `task` may start now: nothing is reserved, or the reserved task fits next to it on every resource both need. */

@@ -1,6 +1,11 @@
-// Strict Priority (docs/policies/bopf.md, Strict Priority): LQs with current demand first, DRF among them over the whole
-// capacity; then DRF among the TQs over what is left.
+// Strict Priority (docs/policies/bopf.md, Strict Priority): LQs with current demand first, DRF
+// among them; the TQs get what the LQs cannot use, DRF among them. The default (`lqDrf:
+// 'online'`) is the authors' dispatch (their simulator's online DRF with every LQ picked before
+// any TQ): task by task on what is free, the LQ of smallest dominant share starts its next task
+// if it fits; only when no LQ can start does a TQ. `lqDrf: 'targets'` first gives each LQ its DRF
+// share among the LQs as a per-resource target, then runs the same priority online DRF.
 import type { Engine } from "../engine/engine.js";
+import { InputError, describeValue } from "../errors.js";
 import type { ClusterState, Policy, PolicyFactory } from "../policy/policy.js";
 import { queueWeights } from "./drf.js";
 import { HARD } from "../dispatch/dispatcher.js";
@@ -14,12 +19,30 @@ export function remainingCapacity(capacity: Float64Array, alloc: Float64Array, n
   return left;
 }
 
+/** How DRF among the LQs is applied (docs/policies/bopf.md, Strict Priority). */
+export type SpLqDrf = "online" | "targets";
+
+export interface SpOptions {
+  /** 'online' (default, the authors' simulator) or 'targets'. */
+  lqDrf?: SpLqDrf;
+}
+
 export class StrictPriorityPolicy implements Policy {
   readonly name = "sp";
+  /** 'online': no guaranteed phase, the LQs' priority is the dispatch's first tier. */
+  readonly elasticOnly: boolean;
   private engine: Engine | null = null;
+  constructor(options: SpOptions = {}) {
+    const o: unknown = options;
+    if (o === null || typeof o !== "object") throw new InputError("options", `expected an object, got ${describeValue(o)}`);
+    const m = options.lqDrf ?? "online";
+    if (m !== "online" && m !== "targets") throw new InputError("options.lqDrf", `must be 'online' or 'targets' (got ${describeValue(m)})`);
+    this.elasticOnly = m === "online";
+  }
   init(ctx: { engine: Engine }): void {
     this.engine = ctx.engine;
   }
+  /** The targets ('targets'; with preemption, what an LQ is owed): DRF among LQs over C, then among TQs over the rest. */
   shares(state: ClusterState, out: Float64Array): void {
     const n = state.queues.length;
     const k = state.capacity.length;
@@ -36,10 +59,14 @@ export class StrictPriorityPolicy implements Policy {
   guaranteed(state: ClusterState, out: Uint8Array): void {
     for (const q of state.queues) if (q.spec.kind === "LQ" && q.demand.some((d) => d > 0)) out[q.index] = HARD;
   }
+  /** LQs before TQs in the dispatch's online DRF. */
+  tier(state: ClusterState, out: Uint8Array): void {
+    for (const q of state.queues) if (q.spec.kind !== "LQ") out[q.index] = 1;
+  }
 }
 
 export const spPolicyFactory: PolicyFactory = {
   name: "sp",
   description: "Strict Priority: LQs first (DRF among them), then DRF among TQs over the rest (docs/policies/bopf.md, Strict Priority)",
-  create: () => new StrictPriorityPolicy(),
+  create: (options) => new StrictPriorityPolicy(options as SpOptions | undefined),
 };

@@ -97,8 +97,17 @@ export interface Policy {
    */
   guaranteed?(state: ClusterState, out: Uint8Array): void;
   /**
-   * Share-based: true when no queue is ever guaranteed, so drivers start tasks by online DRF
-   * alone and need not call `shares` (DRF).
+   * Share-based, optional: priority tiers of the dispatch's online-DRF (elastic) phase
+   * (src/dispatch/dispatcher.ts), called at every scheduling point: write a tier per queue into
+   * `out` (zeroed = tier 0). Online DRF serves the lowest tier first; a queue of a higher tier
+   * starts a task only when no queue of a lower tier can start one (SP: LQs before TQs).
+   */
+  tier?(state: ClusterState, out: Uint8Array): void;
+  /**
+   * Share-based: true when the dispatch has no guaranteed phase, so drivers start tasks by
+   * online DRF alone (in the policy's `tier`s) and need not call `shares` (DRF, SP). With
+   * preemption the targets still count: `guaranteed`, if given, then says which queues a
+   * preemption may serve (all of them without it).
    */
   readonly elasticOnly?: boolean;
   /**

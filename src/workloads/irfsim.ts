@@ -15,6 +15,8 @@
 //   <numEdges>, then numEdges lines "<parentStage> <childStage> <pattern>"
 // A stage becomes runnable when all its parent stages have finished (IRFsim's `finishTasks`),
 // whatever the pattern, which is also what our `parents` mean.
+// Queues come out in IRFsim's own order (`JobQueueList.sortJobQueues`: by start time, an LQ
+// before a TQ on equal start, then by name), the order its schedulers iterate and break ties in.
 import type { BurstSpec, JobSpec, QueueSpec, StageSpec, Workload } from "../policy/model.js";
 import { InputError, describeValue } from "../errors.js";
 
@@ -120,6 +122,8 @@ interface LqSession {
 interface ParsedQueue {
   name: string;
   kind: "LQ" | "TQ";
+  /** The header's start time. */
+  start: number;
   weight: number;
   session?: LqSession;
 }
@@ -138,7 +142,7 @@ function parseQueues(f: IrfsimFile, k: { value: number | null }): ParsedQueue[] 
     if (kind === 0) {
       const w = L.need(`the weight of queue '${name}'`);
       if (w.tokens.length !== 1) throw L.err(w.line, `expected the weight of queue '${name}' alone on its line`);
-      out.push({ name, kind: "TQ", weight: L.num(w.tokens[0], w.line, "weight", true) });
+      out.push({ name, kind: "TQ", start: startTime, weight: L.num(w.tokens[0], w.line, "weight", true) });
     } else if (kind === 1) {
       const c = L.need(`the number of bursts of queue '${name}'`);
       if (c.tokens.length !== 1) throw L.err(c.line, `expected the number of bursts of queue '${name}' alone on its line`);
@@ -159,13 +163,14 @@ function parseQueues(f: IrfsimFile, k: { value: number | null }): ParsedQueue[] 
           return a;
         }));
       }
-      out.push({ name, kind: "LQ", weight: 1, session: s });
+      out.push({ name, kind: "LQ", start: startTime, weight: 1, session: s });
     } else {
       throw L.err(r.line, `queue type must be 0 (TQ) or 1 (LQ) (got ${type})`);
     }
   }
   if (out.length === 0) throw new InputError(f.file, "no queues");
-  return out;
+  // IRFsim's QueueArrivalComparator (names compared by UTF-16 code units, as Java's compareTo)
+  return out.sort((a, b) => a.start - b.start || (a.kind === b.kind ? 0 : a.kind === "LQ" ? -1 : 1) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 interface ParsedJob {

@@ -51,10 +51,11 @@ describe("convertIrfsim", () => {
     validateWorkload(w);
     expect(w.resources).toEqual(["cpu", "mem"]);
     expect(w.capacity).toEqual([1000, 1000]);
-    expect(w.queues.map((x) => [x.name, x.kind])).toEqual([["bursty0", "LQ"], ["batch0", "TQ"]]);
-    expect(w.queues[1].weight).toBe(1);
+    // IRFsim's queue order: batch0 starts at 0, bursty0 at 50
+    expect(w.queues.map((x) => [x.name, x.kind])).toEqual([["batch0", "TQ"], ["bursty0", "LQ"]]);
+    expect(w.queues[0].weight).toBe(1);
     // burst i starts at startTime + the earlier periods; volume = alpha x capacity x window
-    expect(w.queues[0].bursts).toEqual([
+    expect(w.queues[1].bursts).toEqual([
       { start: 50, window: 27, volume: [0.63 * 1000 * 27, 0.99 * 1000 * 27] },
       { start: 200, window: 27, volume: [0.63 * 1000 * 27, 0.99 * 1000 * 27] },
       { start: 350, window: 20, volume: [0.5 * 1000 * 20, 0.25 * 1000 * 20] },
@@ -79,9 +80,15 @@ describe("convertIrfsim", () => {
   it("'trace' keeps TQ arrivals; a horizon drops later bursts and jobs", () => {
     expect(convertIrfsim(q(QUEUES), j(JOBS), { ...OPTS, tqArrival: "trace" }).workload.jobs[2].arrival).toBe(17);
     const { workload: w, summary } = convertIrfsim(q(QUEUES), j(JOBS), { ...OPTS, horizon: 200 });
-    expect(w.queues[0].bursts!.map((b) => b.start)).toEqual([50]);
+    expect(w.queues[1].bursts!.map((b) => b.start)).toEqual([50]);
     expect(w.jobs.map((x) => x.id)).toEqual(["0", "100000"]);
     expect(summary).toMatchObject({ droppedBursts: 2, droppedJobs: 1 });
+  });
+
+  it("queues come out in IRFsim's order (JobQueueList.sortJobQueues): by start time, an LQ before a TQ on a tie, then by name", () => {
+    const text = ["m 1 10\n1\n27 150 0.1 0.1", "b 0 5\n1", "a 0 0\n1", "z 1 0\n1\n27 150 0.1 0.1", "y 1 0\n1\n27 150 0.1 0.1"].join("\n");
+    const { workload: w } = convertIrfsim(q(text), j("1 7 0 a\nS 1 1 1 4\n0"), OPTS);
+    expect(w.queues.map((x) => x.name)).toEqual(["y", "z", "a", "b", "m"]);
   });
 
   const bad: Array<[string, string, string, string]> = [
