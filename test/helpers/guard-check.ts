@@ -9,6 +9,8 @@ export interface WaitingQueue {
   weight: number;
   /** The next task's demand, null when the queue has nothing waiting. */
   head: readonly number[] | null;
+  /** The dispatch's priority tier (Policy.tier; default 0): lower tiers come first. */
+  tier?: number;
 }
 
 const EPS = 1e-12;
@@ -32,15 +34,18 @@ export function weightedShare(capacity: readonly number[], q: WaitingQueue): num
  * unstarted, as "queue i: why" lines (empty: the point was work conserving). With `guard`, the
  * head's task is reserved: another queue's task may wait when, on a resource both tasks need,
  * the head's task would no longer fit beside it. The head is a queue of smallest weighted share
- * (a reservation kept from an earlier point survives ties, so any of the tied queues may be it).
+ * in the lowest tier (a reservation kept from an earlier point survives ties, so any of the tied
+ * queues may be it).
  */
 export function unjustifiedWaits(capacity: readonly number[], used: readonly number[], queues: readonly WaitingQueue[], guard: boolean): string[] {
   const waiting = queues.map((q, i) => i).filter((i) => queues[i].head !== null);
   if (!guard) return waiting.filter((i) => fitsIn(capacity, used, queues[i].head!)).map((i) => `queue ${i}: its next task fits`);
   if (waiting.length === 0) return [];
-  const least = Math.min(...waiting.map((i) => weightedShare(capacity, queues[i])));
+  const tier = Math.min(...waiting.map((i) => queues[i].tier ?? 0));
+  const first = waiting.filter((i) => (queues[i].tier ?? 0) === tier);
+  const least = Math.min(...first.map((i) => weightedShare(capacity, queues[i])));
   let best: string[] | null = null;
-  for (const h of waiting.filter((i) => weightedShare(capacity, queues[i]) === least)) {
+  for (const h of first.filter((i) => weightedShare(capacity, queues[i]) === least)) {
     const out = unjustifiedBeside(capacity, used, queues, waiting, h);
     if (best === null || out.length < best.length) best = out;
   }
