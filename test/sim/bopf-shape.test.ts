@@ -32,7 +32,7 @@ const diff = (a: number[], b: number[]) => a.map((x, i) => x - b[i]);
 describe("BoPF paper shape under DRF and SP, over seeds 1-10", () => {
   // The paper's magnitudes under the default dispatch, which has the starvation guard (issue 19;
   // docs/reproduction-bopf.md): over seeds 1-10 (DRF/SP, mean ± 95% interval [min, max]) 8 TQs
-  // 2.985 ± 0.138 [2.675, 3.254], 16 TQs 5.186 ± 0.215 [4.802, 5.776]. Without the guard the shape
+  // 3.043 ± 0.135 [2.754, 3.403], 16 TQs 5.334 ± 0.180 [5.020, 5.804]. Without the guard the shape
   // held but not the magnitude (1.939 ± 0.172 and 2.964 ± 0.298): SP's LQ, blocked at the head of
   // the elastic order, saw TQ tasks take the room its tasks waited for.
   it("default dispatch: the paper's magnitude (8 TQs: DRF/SP > 2.5, 16 TQs: > 4)", { timeout: 1_800_000 }, () => {
