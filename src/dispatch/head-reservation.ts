@@ -1,6 +1,7 @@
-// The elastic phase's starvation guard (docs/policies/simulator.md, "Dispatch"): a reservation
-// for the head of the DRF order. When the queue with the smallest weighted dominant share is
-// set aside because its next task does not fit, that task is reserved: a queue behind it may start a task only if, on every resource both tasks need, the
+// The elastic phase's starvation guard (docs/policies/simulator.md, "Starvation guard"): a
+// reservation for the head of the DRF order. When the queue with the smallest weighted dominant
+// share (in the lowest tier) is set aside because its next task does not fit, that task is
+// reserved: a queue behind it may start a task only if, on every resource both tasks need, the
 // reserved task still fits next to it (so on a resource the reserved task is short of, only
 // tasks that do not use it start). Resources the reserved task does not need stay work
 // conserving. Without it, a queue of small tasks refills every gap before a large task fits
