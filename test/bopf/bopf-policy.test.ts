@@ -97,7 +97,7 @@ describe("BoPF in the simulator", () => {
       const r = simulate(w, { policy: "bopf", engine, horizon });
       const lqShare = r.metrics.queues[0].avgDominantShare;
       for (const q of r.metrics.queues.slice(1)) expect(q.avgDominantShare).toBeGreaterThanOrEqual(lqShare - 1e-9);
-    }), { numRuns: 30 });
+    }), { numRuns: 60 });
   });
 
   it("report-strategyproofness: inflating the report never raises the LQ's real usage; under-reporting misses the deadline", () => {
