@@ -638,11 +638,27 @@ export class Scheduler {
         : `weighted dominant share ${w.toPrecision(4)} (dominant share / weight ${q.spec.weight ?? 1}) is number ${rank} among queues with waiting tasks`);
       parts.push(`its next task ${fitsNow ? "fits in what is free" : "does not fit in what is free"}`);
       if (q.capped) parts.push(`it is at its max share ${max}: its next task would take it above`);
+      const held = this.heldFor(q);
+      if (held) parts.push(`the starvation guard holds the room its next task needs for queue '${held}' (the head of the DRF order, whose next task does not fit)`);
       if (min !== undefined && !this.ownShares && dominantShare(q.usage, st.capacity) < min) parts.push(`it is below its min share ${min}: served before the policy's order`);
       if (this.policyName === "sp" && q.spec.kind === "LQ") parts.push("as an LQ it is served first, up to its DRF share of the whole capacity");
     }
     if (!q.rejected && (this.policyName === "bopf" || this.policyName === "nbopf") && q.spec.kind === "LQ") parts.push(`admitted ${admission.class}${q.openBurst ? `, burst ${q.openBurst.index} open until t=${q.openBurst.deadline}` : ", no burst open"}`);
     return { queue: q.spec.name, weightedShare: w, rank, waiting: q.waitingCount, running: q.running.length, nextTaskFits: fitsNow, admission, reason: parts.join("; ") };
+  }
+
+  /** The queue whose reserved task keeps q's next task from starting now (the starvation guard), or null. */
+  private heldFor(q: LiveQueue): string | null {
+    const h = this.dispatcher.reservedQueue;
+    const head = q.headTask;
+    const reserved = h >= 0 && h !== q.index ? this.state.queues[h].headTask : null;
+    if (!head || !reserved || !this.policy.shares) return null;
+    const st = this.state;
+    for (let r = 0; r < this.k; r++) {
+      const d = head.demand[r], x = reserved.demand[r];
+      if (d > 0 && x > 0 && st.used[r] + d + x > st.capacity[r] * (1 + 1e-12)) return st.queues[h].spec.name;
+    }
+    return null;
   }
 
   /** Versioned plain JSON from which restoreScheduler rebuilds the scheduler (docs/live-scheduler.md says what carries over). */

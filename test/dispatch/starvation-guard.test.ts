@@ -157,6 +157,8 @@ describe("the dispatch's starvation guard", () => {
     // the reservation lasts: C (share 3/8) is not the head, B (0) still is; A's task ends, B starts
     s.submit("C", { id: "c3", demand: [1, 1] });
     expect(s.schedule()).toEqual([]);
+    expect(s.explain("C").reason).toMatch(/starvation guard holds the room its next task needs for queue 'B'/);
+    expect(s.explain("B").reason).not.toMatch(/starvation guard/);
     // a snapshot names the reserved queue; the restored scheduler decides the same
     const snap = JSON.parse(JSON.stringify(s.snapshot()));
     expect(snap.reservedFor).toBe("B");
