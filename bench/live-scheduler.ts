@@ -1,5 +1,7 @@
 // `npx tsx bench/live-scheduler.ts [sizes] [--rounds R] [--all]`: decisions per second of the live
-// scheduler (createScheduler, DRF) with churn, at 1e3, 1e4 and 1e5 queues x K = 6, against, in
+// scheduler (createScheduler, DRF) with churn, at 1e3, 1e4 and 1e5 queues x K = 6, through its
+// string-id API (submit / finish / schedule) and its handle API (submitHandle / finishHandle /
+// scheduleHandles: the same decisions without id strings, Maps or result objects), against, in
 // the same run:
 //   - YARN-style: at every assignment, sort all queues by the DRF comparator (weighted dominant
 //     share, then index) and start the first queue's task that fits: O(N log N) per decision;
@@ -29,13 +31,18 @@ function demandsOf(n: number): number[][] {
   return Array.from({ length: n }, (_, q) => Array.from({ length: K }, (_, r) => 1 + ((q * 7 + r * 3) % 5)));
 }
 
-/** The live scheduler with N queues, full; returns one churn decision. */
-function liveCase(n: number): () => void {
+/** A DRF live scheduler sized for N queues' demands (the capacity their sum), and the queue names. */
+function liveScheduler(n: number) {
   const demands = demandsOf(n);
   const capacity = new Array(K).fill(0);
   for (const d of demands) d.forEach((x, r) => (capacity[r] += x));
   const s = createScheduler({ policy: "drf", capacity, engine, clock: () => 0 });
-  const names = demands.map((_, q) => `q${q}`);
+  return { s, demands, names: demands.map((_, q) => `q${q}`) };
+}
+
+/** The live scheduler with N queues, full; returns one churn decision. */
+function liveCase(n: number): () => void {
+  const { s, demands, names } = liveScheduler(n);
   const index = new Map(names.map((x, q) => [x, q]));
   let id = 0;
   for (let q = 0; q < n; q++) {
@@ -55,6 +62,27 @@ function liveCase(n: number): () => void {
     const started = s.schedule();
     slotId[at] = started[0].id;
     slotQueue[at] = index.get(started[0].queue)!;
+  };
+}
+
+/** The same churn through the handle API: the host keeps handles (small integers), no strings. */
+function handleCase(n: number): () => void {
+  const { s, demands, names } = liveScheduler(n);
+  const vectors = demands.map((d) => Float64Array.from(d));
+  const queueOf: number[] = []; // by handle
+  for (let q = 0; q < n; q++) {
+    s.addQueue(names[q]);
+    for (let i = 0; i < 3; i++) queueOf[s.submitHandle(names[q], vectors[q])] = q;
+  }
+  const running = Int32Array.from(s.startedHandles.subarray(0, s.scheduleHandles()));
+  const rng = new Rng(1);
+  return () => {
+    const at = Math.floor(rng.next() * running.length);
+    const q = queueOf[running[at]];
+    s.finishHandle(running[at]);
+    queueOf[s.submitHandle(names[q], vectors[q])] = q;
+    s.scheduleHandles();
+    running[at] = s.startedHandles[0];
   };
 }
 
@@ -128,7 +156,7 @@ function mesosCase(n: number): () => void {
   };
 }
 
-const CASES = [["live (heap)", liveCase], ["id floor", idFloorCase], ["mesos-style sorter", mesosCase], ["yarn-style sort", yarnCase]] as const;
+const CASES = [["live (heap)", liveCase], ["live, handles", handleCase], ["id floor", idFloorCase], ["mesos-style sorter", mesosCase], ["yarn-style sort", yarnCase]] as const;
 const skip = (name: string, n: number) => name === "yarn-style sort" && n > 10000 && !process.argv.includes("--all");
 
 const machine = machineInfo();
@@ -159,4 +187,7 @@ for (const n of SIZES) {
   }
 }
 const sizes = SIZES.filter((n) => rounds.has(`live (heap)|${n}`));
-for (let i = 1; i < sizes.length; i++) console.log(`\ntime(${sizes[i]})/time(${sizes[i - 1]}) per decision, live: ${ratio(["live (heap)", sizes[i]], ["live (heap)", sizes[i - 1]]).toFixed(2)}`);
+for (let i = 1; i < sizes.length; i++) {
+  const r = (name: string) => ratio([name, sizes[i]], [name, sizes[i - 1]]).toFixed(2);
+  console.log(`\ntime(${sizes[i]})/time(${sizes[i - 1]}) per decision: live (string ids) ${r("live (heap)")}, live (handles) ${r("live, handles")}, id floor ${r("id floor")}`);
+}

@@ -20,7 +20,7 @@ export type { Policy, PolicyFactory, PolicyContext, PolicyActions, ClusterState,
 export { simulate, type SimOptions, type SimResult, type RunMetrics, type QueueMetrics } from "./sim/simulator.js";
 export { SimulationError } from "./errors.js";
 // The live scheduler (docs/live-scheduler.md)
-export { createScheduler, restoreScheduler, Scheduler, LIVE_POLICIES, type SchedulerOptions, type SchedulerSnapshot, type QueueOptions, type TaskInput, type Started, type QueueShare } from "./live/scheduler.js";
+export { createScheduler, restoreScheduler, Scheduler, LIVE_POLICIES, type SchedulerOptions, type SchedulerSnapshot, type QueueOptions, type TaskInput, type HandleTaskOptions, type Started, type QueueShare } from "./live/scheduler.js";
 export { registerPolicy, getPolicy, listPolicies, policyNames } from "./sim/registry.js";
 export { registerScenario, getScenario, listScenarios } from "./scenarios/registry.js";
 export type { Scenario, ScenarioReport, ScenarioOptions } from "./scenarios/scenario.js";

@@ -317,6 +317,7 @@ export class Dispatcher {
       }
       start(q);
     }
+    if (aside.length === 0) return; // (setting an empty array's length is a runtime call)
     for (const q of aside) this.touch(state, q);
     aside.length = 0;
   }

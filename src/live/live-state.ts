@@ -1,30 +1,118 @@
 // The live scheduler's state as the policies and the dispatch see it (ClusterState / QueueState,
-// src/policy/policy.ts): queues with FIFO arrays of waiting tasks and swap-remove arrays of running
-// ones, and queue-major flat arrays of demand, pending work and usage (each queue's vectors are
-// views into them, as in the simulator's ClusterRt) so a policy reads `demands` / `usages`
-// without a copy. Hot paths allocate nothing: a start moves a task between two arrays.
+// src/policy/policy.ts): queue-major flat arrays of demand, pending work and usage (each queue's
+// vectors are views into them, as in the simulator's ClusterRt) so a policy reads `demands` /
+// `usages` without a copy, and every task in one slot of flat per-slot arrays (TaskSlots), a
+// queue's waiting tasks a FIFO linked through the slots. Hot paths allocate nothing: a submit
+// takes a free slot, a start unlinks it from its queue's FIFO, a finish frees it
+// (docs/performance.md, "Live scheduler").
 import type { QueueSpec } from "../policy/model.js";
 import type { ClusterState, QueueState } from "../policy/policy.js";
 
-/** One submitted task. `job` groups tasks for the policies that track jobs (LTRF quanta, events). */
-export class LiveTask {
-  running = false;
-  /** Position in its queue's running array while running. */
-  slot = -1;
-  started = NaN;
-  constructor(
-    readonly id: string,
-    readonly queue: LiveQueue,
-    readonly demand: Float64Array,
-    readonly submitted: number,
-    /** Arrival time of its job (the first task of the job still active), = submitted without a job. */
-    readonly arrival: number,
-    readonly job: string,
-    /** LQ burst index the task belongs to, -1 for none. */
-    readonly burst: number,
-    /** The host's duration estimate (seconds), NaN when not given. */
-    readonly estimate: number,
-  ) {}
+/** Slot states. */
+export const FREE = 0;
+export const WAITING = 1;
+export const RUNNING = 2;
+
+/**
+ * Every submitted task, one slot each (a slot is a task's handle): per-slot arrays, grown by
+ * doubling, and a free list. Free slots are linked through `next` / `prev` too, so a given slot
+ * can be taken (a snapshot's handle task) in O(1).
+ */
+export class TaskSlots {
+  /** Slots allocated (free or not). */
+  size = 0;
+  /** Slots holding a task. */
+  count = 0;
+  queue: Array<LiveQueue | undefined> = [];
+  /** The task's demand vector: tasks of a queue with equal demands share one (never changed in place). */
+  demand: Array<Float64Array | undefined> = [];
+  /** The string API's id; undefined for a handle task. */
+  id: Array<string | undefined> = [];
+  /** The job named at submit; undefined when the task is its own job. */
+  job: Array<string | undefined> = [];
+  state = new Uint8Array(0);
+  /** FIFO links (a queue's waiting tasks, or the free list); -1 at the ends. */
+  next = new Int32Array(0);
+  prev = new Int32Array(0);
+  /** LQ burst index, -1 for none. */
+  burst = new Int32Array(0);
+  submitted = new Float64Array(0);
+  /** Arrival time of its job (the first task of the job still active), = submitted without a job. */
+  arrival = new Float64Array(0);
+  started = new Float64Array(0);
+  /** Start order among running tasks (snapshot order; a restore keeps it). */
+  startSeq = new Float64Array(0);
+  /** The host's duration estimate (seconds), NaN when not given. */
+  estimate = new Float64Array(0);
+  private freeHead = -1;
+
+  /** Takes a free slot (the lowest-numbered first in a fresh store). */
+  alloc(): number {
+    if (this.freeHead < 0) this.grow(Math.max(16, 2 * this.size));
+    const s = this.freeHead;
+    this.unlinkFree(s);
+    return s;
+  }
+
+  /** Takes slot `s`, which must be free (a restored handle task). */
+  allocAt(s: number): void {
+    while (s >= this.size) this.grow(Math.max(16, 2 * this.size, s + 1));
+    if (this.state[s] !== FREE) throw new Error(`slot ${s} is taken`);
+    this.unlinkFree(s);
+  }
+
+  /** Gives a slot back (its references dropped). */
+  free(s: number): void {
+    this.state[s] = FREE;
+    this.queue[s] = undefined;
+    this.demand[s] = undefined;
+    this.id[s] = undefined;
+    this.job[s] = undefined;
+    this.prev[s] = -1;
+    this.next[s] = this.freeHead;
+    if (this.freeHead >= 0) this.prev[this.freeHead] = s;
+    this.freeHead = s;
+    this.count--;
+  }
+
+  private unlinkFree(s: number): void {
+    const p = this.prev[s], n = this.next[s];
+    if (p >= 0) this.next[p] = n; else this.freeHead = n;
+    if (n >= 0) this.prev[n] = p;
+    this.next[s] = -1;
+    this.prev[s] = -1;
+    this.count++;
+  }
+
+  private grow(size: number): void {
+    const old = this.size;
+    this.state = grown(this.state, size);
+    this.next = grown(this.next, size);
+    this.prev = grown(this.prev, size);
+    this.burst = grown(this.burst, size);
+    this.submitted = grown(this.submitted, size);
+    this.arrival = grown(this.arrival, size);
+    this.started = grown(this.started, size);
+    this.startSeq = grown(this.startSeq, size);
+    this.estimate = grown(this.estimate, size);
+    this.size = size;
+    for (let s = size - 1; s >= old; s--) {
+      this.queue.push(undefined);
+      this.demand.push(undefined);
+      this.id.push(undefined);
+      this.job.push(undefined);
+      this.prev[s] = -1;
+      this.next[s] = this.freeHead;
+      if (this.freeHead >= 0) this.prev[this.freeHead] = s;
+      this.freeHead = s;
+    }
+  }
+}
+
+function grown<T extends Uint8Array | Int32Array | Float64Array>(a: T, size: number): T {
+  const b = new (a.constructor as new (n: number) => T)(size);
+  b.set(a);
+  return b;
 }
 
 export type OpenBurst = { index: number; start: number; deadline: number; submittedTasks: number; finishedTasks: number };
@@ -35,10 +123,11 @@ export class LiveQueue implements QueueState {
   demand!: Float64Array;
   pending!: Float64Array;
   usage!: Float64Array;
-  /** Waiting tasks, FIFO from `head`. */
-  waiting: LiveTask[] = [];
-  head = 0;
-  running: LiveTask[] = [];
+  /** Waiting tasks: a FIFO of slots from `head` to `tail` (-1 when empty). */
+  head = -1;
+  tail = -1;
+  waitingCount = 0;
+  runningCount = 0;
   /** Dominant share x seconds held up to `since`. */
   accumulated = 0;
   since: number;
@@ -56,38 +145,50 @@ export class LiveQueue implements QueueState {
   /** The demand vector of the last submitted task: an equal one shares it (no allocation). */
   lastDemand: Float64Array | null = null;
 
-  constructor(index: number, spec: QueueSpec, now: number) {
+  constructor(index: number, spec: QueueSpec, now: number, private readonly slots: TaskSlots) {
     this.index = index;
     this.spec = spec;
     this.since = now;
   }
-  get waitingCount(): number { return this.waiting.length - this.head; }
-  get runnableTasks(): number { return this.capped ? 0 : this.waiting.length - this.head; }
-  get runningTasks(): number { return this.running.length; }
-  get activeJobs(): number { return this.waiting.length - this.head + this.running.length; }
-  get nextTask(): Float64Array | null { return !this.capped && this.head < this.waiting.length ? this.waiting[this.head].demand : null; }
-  get nextArrival(): number { return !this.capped && this.head < this.waiting.length ? this.waiting[this.head].arrival : Infinity; }
-  /** The waiting head, whether or not capped. */
-  get headTask(): LiveTask | null { return this.head < this.waiting.length ? this.waiting[this.head] : null; }
+  get runnableTasks(): number { return this.capped ? 0 : this.waitingCount; }
+  get runningTasks(): number { return this.runningCount; }
+  get activeJobs(): number { return this.waitingCount + this.runningCount; }
+  get nextTask(): Float64Array | null { return !this.capped && this.head >= 0 ? this.slots.demand[this.head]! : null; }
+  get nextArrival(): number { return !this.capped && this.head >= 0 ? this.slots.arrival[this.head] : Infinity; }
 
-  /** Takes the head task off the waiting FIFO (compacting now and then, amortised O(1)). */
-  shift(): LiveTask {
-    const t = this.waiting[this.head];
-    this.head++;
-    if (this.head === this.waiting.length) { this.waiting.length = 0; this.head = 0; }
-    else if (this.head > 64 && this.head * 2 > this.waiting.length) { this.waiting = this.waiting.slice(this.head); this.head = 0; }
-    return t;
+  /** Appends slot s to the waiting FIFO. */
+  push(s: number): void {
+    const slots = this.slots;
+    slots.prev[s] = this.tail;
+    slots.next[s] = -1;
+    if (this.tail >= 0) slots.next[this.tail] = s; else this.head = s;
+    this.tail = s;
+    this.waitingCount++;
   }
 
-  addRunning(t: LiveTask): void {
-    t.slot = this.running.length;
-    this.running.push(t);
+  /** Takes the head slot off the waiting FIFO. */
+  shift(): number {
+    const s = this.head;
+    this.unlink(s);
+    return s;
   }
 
-  removeRunning(t: LiveTask): void {
-    const last = this.running.pop()!;
-    if (last !== t) { this.running[t.slot] = last; last.slot = t.slot; }
-    t.slot = -1;
+  /** Takes waiting slot s out of the FIFO (O(1)). */
+  unlink(s: number): void {
+    const slots = this.slots;
+    const p = slots.prev[s], n = slots.next[s];
+    if (p >= 0) slots.next[p] = n; else this.head = n;
+    if (n >= 0) slots.prev[n] = p; else this.tail = p;
+    slots.next[s] = -1;
+    slots.prev[s] = -1;
+    this.waitingCount--;
+  }
+
+  /** The waiting slots in FIFO order. */
+  waitingSlots(): number[] {
+    const out: number[] = [];
+    for (let s = this.head; s >= 0; s = this.slots.next[s]) out.push(s);
+    return out;
   }
 }
 
@@ -95,6 +196,7 @@ export class LiveState implements ClusterState {
   time = 0;
   readonly used: Float64Array;
   queues: LiveQueue[] = [];
+  readonly slots = new TaskSlots();
   /** The rows behind the queues' vectors (queue i at i*K; room for more queues): the hot paths index them directly. */
   demandRows: Float64Array<ArrayBuffer> = new Float64Array(0);
   pendingRows: Float64Array<ArrayBuffer> = new Float64Array(0);
@@ -117,9 +219,9 @@ export class LiveState implements ClusterState {
     const n = this.queues.length;
     if ((n + 1) * k > this.demandRows.length) {
       const size = Math.max(16, 2 * (n + 1)) * k;
-      this.demandRows = grow(this.demandRows, size);
-      this.pendingRows = grow(this.pendingRows, size);
-      this.usageRows = grow(this.usageRows, size);
+      this.demandRows = grown(this.demandRows, size);
+      this.pendingRows = grown(this.pendingRows, size);
+      this.usageRows = grown(this.usageRows, size);
       for (const x of this.queues) this.view(x);
     }
     q.index = n;
@@ -142,10 +244,4 @@ export class LiveState implements ClusterState {
     q.pending = this.pendingRows.subarray(o, o + k);
     q.usage = this.usageRows.subarray(o, o + k);
   }
-}
-
-function grow(a: Float64Array, size: number): Float64Array<ArrayBuffer> {
-  const b = new Float64Array(size);
-  b.set(a);
-  return b;
 }

@@ -12,9 +12,9 @@ import { InputError, describeValue } from "../errors.js";
 import { Rng } from "../des/random.js";
 import { Dispatcher, fits } from "../dispatch/dispatcher.js";
 import type { QueueSpec } from "../policy/model.js";
-import type { Admission, ClusterState, Policy, PolicyActions, PolicyFactory, PolicyState, SimEvent } from "../policy/policy.js";
+import type { Admission, ClusterState, Policy, PolicyActions, PolicyFactory, PolicyState, QueueState, SimEvent } from "../policy/policy.js";
 import { BUILTIN_POLICIES } from "../policies/index.js";
-import { LiveQueue, LiveState, LiveTask } from "./live-state.js";
+import { FREE, LiveQueue, LiveState, RUNNING, WAITING } from "./live-state.js";
 import { checkKeys, checkVector, finiteNonNeg, queueSpec, specOptions, type QueueOptions } from "./validate.js";
 import { SNAPSHOT_VERSION, checkSnapshot, type SchedulerSnapshot } from "./snapshot.js";
 
@@ -30,6 +30,8 @@ const OWN_SHARE_RULES = new Set(["ltrf", "mlrf", "h-ltrf"]);
 /** Points in one schedule() call asked for by wake-ups at the same instant (a policy reading usage after its starts asks once). */
 const MAX_POINTS = 64;
 const SHARE_EPS = 1e-9;
+const TASK_KEYS = ["id", "demand", "estimate", "job", "burst"];
+const HANDLE_KEYS = ["estimate", "job", "burst"];
 
 export interface SchedulerOptions {
   policy: string;
@@ -65,6 +67,16 @@ export interface Started {
   id: string;
   queue: string;
 }
+
+/** submitHandle's optional fields (TaskInput's, without the id). */
+export interface HandleTaskOptions {
+  estimate?: number;
+  job?: string;
+  burst?: number;
+}
+
+/** Which API a scheduler's tasks came from (one at a time: docs/live-scheduler.md, "Handles"). */
+const NO_TASKS = 0, IDS = 1, HANDLES = 2;
 
 export interface QueueShare {
   queue: string;
@@ -108,7 +120,10 @@ export class Scheduler {
   private readonly seed: number;
   private rng: Rng;
   private readonly byName = new Map<string, LiveQueue>();
-  private readonly tasks = new Map<string, LiveTask>();
+  /** The string API's ids -> slots. */
+  private readonly tasks = new Map<string, number>();
+  /** The API of the tasks held: string ids or handles (either while none is held). */
+  private mode = NO_TASKS;
   private readonly admissions = new Map<LiveQueue, Admission>();
   /** Queues with a min share (served first, unless the policy has its own rule). */
   private minQueues: LiveQueue[] = [];
@@ -117,7 +132,11 @@ export class Scheduler {
   private readonly actions: PolicyActions;
   // the current point: its time, the result list and, under schedule(free), the shifted usage
   private pointTime = 0;
-  private out: Started[] = [];
+  /** Slots started at the current schedule call, in start order. */
+  private startedSlots = new Int32Array(16);
+  private startedCount = 0;
+  /** Starts so far (the running tasks' order in snapshots). */
+  private starts = 0;
   private shifted: Float64Array | null = null;
   private readonly startFn = (qi: number): void => this.start(qi);
 
@@ -296,7 +315,7 @@ export class Scheduler {
     const spec = queueSpec(name, options, "options", this.k);
     const time = this.now();
     this.begin(time);
-    const q = new LiveQueue(this.state.queues.length, spec, time);
+    const q = new LiveQueue(this.state.queues.length, spec, time, this.state.slots);
     this.state.push(q);
     this.byName.set(name, q);
     this.setSpec(q, spec);
@@ -334,11 +353,11 @@ export class Scheduler {
   /** Removes a queue without running tasks; returns its waiting tasks (ids and demands). */
   removeQueue(name: string): TaskInput[] {
     const q = this.queue(name, "name");
-    if (q.running.length > 0) throw new InputError("name", `queue '${name}' has ${q.running.length} running tasks: finish or cancel them first`);
+    if (q.runningCount > 0) throw new InputError("name", `queue '${name}' has ${q.runningCount} running tasks: finish or cancel them first`);
     const time = this.now();
     this.begin(time);
-    const waiting = q.waiting.slice(q.head);
-    for (const t of waiting) this.tasks.delete(t.id);
+    const waiting = q.waitingSlots().map((x) => this.taskInput(x));
+    for (const x of q.waitingSlots()) this.dropSlot(x);
     this.byName.delete(name);
     this.admissions.delete(q);
     this.minQueues = this.minQueues.filter((x) => x !== q);
@@ -349,85 +368,222 @@ export class Scheduler {
     for (const x of this.state.queues) this.dispatcher.touch(this.state, x.index);
     this.stale = true;
     if (typeof this.policy.admission === "function") this.bind();
-    return waiting.map(taskInput);
+    return waiting;
   }
 
   submit(queue: string, task: TaskInput): void {
     const q = this.queue(queue);
     if (task === null || typeof task !== "object") throw new InputError("task", `expected {id, demand}, got ${describeValue(task)}`);
-    checkKeys("task", task, ["id", "demand", "estimate", "job", "burst"]);
+    checkKeys("task", task, TASK_KEYS);
     const id = task.id;
     if (typeof id !== "string" || id === "") throw new InputError("task.id", `expected a non-empty string, got ${describeValue(id)}`);
-    if (this.tasks.has(id)) throw new InputError("task.id", `task '${id}' exists already`);
-    const d = checkVector("task.demand", task.demand, this.k);
+    this.useApi(IDS, "task.id");
+    this.enqueue(q, queue, task.demand, task.estimate, task.job, task.burst, "task.demand", "task.", id);
+  }
+
+  /**
+   * The handle API's submit (docs/live-scheduler.md, "Handles"): the same checks and decisions as
+   * submit(), with no id string; returns the task's handle, a small integer that names it until it
+   * finishes or is cancelled (then a later task may get it, as a file descriptor).
+   */
+  submitHandle(queue: string, demand: ArrayLike<number>, options?: HandleTaskOptions): number {
+    const q = this.queue(queue);
+    if (options !== undefined && (options === null || typeof options !== "object")) throw new InputError("options", `expected {estimate?, job?, burst?}, got ${describeValue(options)}`);
+    if (options !== undefined) checkKeys("options", options, HANDLE_KEYS);
+    this.useApi(HANDLES, "handle");
+    return this.enqueue(q, queue, demand, options?.estimate, options?.job, options?.burst, "demand", "options.");
+  }
+
+  /** A scheduler holds tasks of one API at a time (ids or handles); either while it holds none. */
+  private useApi(mode: number, field: string): void {
+    if (this.mode !== mode && this.state.slots.count > 0) throw new InputError(field, this.mode === IDS ? "this scheduler's tasks have string ids (submit, finish, cancel)" : "this scheduler's tasks are handles (submitHandle, finishHandle, cancelHandle)");
+  }
+
+  /**
+   * Checks a task's fields (InputErrors before anything changes), then adds it to queue q's FIFO
+   * in a new slot. A duplicate id is found by the insertion into the id map itself (one hash
+   * lookup instead of two; it is the last check).
+   */
+  private enqueue(q: LiveQueue, queue: string, demandIn: unknown, estimate: unknown, jobIn: unknown, burst: unknown, demandField: string, p: string, id?: string): number {
+    const d = checkVector(demandField, demandIn, this.k);
     const cap = this.state.capacity;
     for (let r = 0; r < this.k; r++) {
-      if (d[r] > cap[r] * (1 + 1e-12)) throw new InputError(`task.demand[${r}]`, `${d[r]} exceeds the capacity ${cap[r]}: the task can never fit`);
+      if (d[r] > cap[r] * (1 + 1e-12)) throw new InputError(`${demandField}[${r}]`, `${d[r]} exceeds the capacity ${cap[r]}: the task can never fit`);
     }
-    if (task.estimate !== undefined && !finiteNonNeg(task.estimate)) throw new InputError("task.estimate", `must be a finite number >= 0 (got ${describeValue(task.estimate)})`);
-    if (task.job !== undefined && !(typeof task.job === "string" && task.job !== "")) throw new InputError("task.job", `expected a non-empty string, got ${describeValue(task.job)}`);
-    const burst = task.burst;
+    if (estimate !== undefined && !finiteNonNeg(estimate)) throw new InputError(`${p}estimate`, `must be a finite number >= 0 (got ${describeValue(estimate)})`);
+    if (jobIn !== undefined && !(typeof jobIn === "string" && jobIn !== "")) throw new InputError(`${p}job`, `expected a non-empty string, got ${describeValue(jobIn)}`);
     if (burst !== undefined) {
-      if (!(typeof burst === "number" && Number.isInteger(burst) && burst >= 0)) throw new InputError("task.burst", `must be an integer >= 0 (got ${describeValue(burst)})`);
-      if (q.spec.kind !== "LQ") throw new InputError("task.burst", `queue '${queue}' is not an LQ`);
+      if (!(typeof burst === "number" && Number.isInteger(burst) && burst >= 0)) throw new InputError(`${p}burst`, `must be an integer >= 0 (got ${describeValue(burst)})`);
+      if (q.spec.kind !== "LQ") throw new InputError(`${p}burst`, `queue '${queue}' is not an LQ`);
     }
     if (q.rejected) throw new InputError("queue", `queue '${queue}' was rejected at admission: ${this.admissions.get(q)?.reason ?? "rejected"}`);
-    const time = this.now();
-    this.begin(time);
+    const slots = this.state.slots;
+    const s = slots.alloc(); // given back below when the call is refused
+    if (id !== undefined) {
+      const n = this.tasks.size;
+      this.tasks.set(id, s);
+      if (this.tasks.size === n) {
+        this.tasks.set(id, this.slotOfId(id, s)); // the set replaced the holder's slot: put it back
+        slots.free(s);
+        throw new InputError("task.id", `task '${id}' exists already`);
+      }
+    }
+    let time: number;
+    try {
+      time = this.now();
+      this.begin(time);
+    } catch (e) {
+      if (id !== undefined) this.tasks.delete(id);
+      slots.free(s);
+      throw e;
+    }
     const demand = sameVector(q.lastDemand, d, this.k) ? q.lastDemand! : (q.lastDemand = Float64Array.from(d));
-    let job = id;
+    this.mode = id === undefined ? HANDLES : IDS;
+    slots.id[s] = id;
+    const job = jobIn as string | undefined;
     let arrival = time;
     let newJob = false;
-    if (this.events || task.job !== undefined) {
-      job = task.job ?? id;
-      let j = q.jobs.get(job);
-      if (!j) { j = { left: 0, arrival: time }; q.jobs.set(job, j); newJob = true; }
+    let jobName = "";
+    if (this.events || job !== undefined) {
+      jobName = job ?? this.idOf(s);
+      let j = q.jobs.get(jobName);
+      if (!j) { j = { left: 0, arrival: time }; q.jobs.set(jobName, j); newJob = true; }
       j.left++;
       arrival = j.arrival;
     }
-    const t = new LiveTask(id, q, demand, time, arrival, job, burst ?? -1, task.estimate ?? NaN);
-    this.tasks.set(id, t);
-    q.waiting.push(t);
+    slots.state[s] = WAITING;
+    slots.queue[s] = q;
+    slots.demand[s] = demand;
+    slots.job[s] = job;
+    slots.submitted[s] = time;
+    slots.arrival[s] = arrival;
+    slots.started[s] = NaN;
+    slots.burst[s] = burst === undefined ? -1 : (burst as number);
+    slots.estimate[s] = estimate === undefined ? NaN : (estimate as number);
+    q.push(s);
     this.addPending(q, demand, 1);
-    if (!this.events) return;
-    if (newJob) this.emit({ type: "arrival", time, queue: q.index, job });
-    if (burst === undefined) return;
+    if (!this.events) return s;
+    if (newJob) this.emit({ type: "arrival", time, queue: q.index, job: jobName });
+    if (burst === undefined) return s;
+    const b = burst as number;
     if (newJob) {
       // as in the simulator, every job of a burst (re)opens it, for the burst's window from now
-      const window = q.spec.bursts?.[burst]?.window ?? Infinity;
-      q.openBurst = { index: burst, start: time, deadline: time + window, submittedTasks: 0, finishedTasks: 0 };
-      this.emit({ type: "burstStart", time, queue: q.index, burst });
-      if (Number.isFinite(window)) this.addTimer({ time: time + window, queue: q, burst });
+      const window = q.spec.bursts?.[b]?.window ?? Infinity;
+      q.openBurst = { index: b, start: time, deadline: time + window, submittedTasks: 0, finishedTasks: 0 };
+      this.emit({ type: "burstStart", time, queue: q.index, burst: b });
+      if (Number.isFinite(window)) this.addTimer({ time: time + window, queue: q, burst: b });
     }
-    if (q.openBurst?.index === burst) q.openBurst.submittedTasks++;
+    if (q.openBurst?.index === b) q.openBurst.submittedTasks++;
+    return s;
+  }
+
+  /** The slot holding task `id` other than `except` (a scan: only a refused duplicate needs it). */
+  private slotOfId(id: string, except: number): number {
+    const slots = this.state.slots;
+    for (let x = 0; x < slots.size; x++) if (x !== except && slots.state[x] !== FREE && slots.id[x] === id) return x;
+    throw new Error(`task '${id}' has no slot`);
+  }
+
+  /** A task's id: the string API's, or the handle as a decimal string (snapshots, events, removeQueue). */
+  private taskInput(s: number): TaskInput {
+    const slots = this.state.slots;
+    const id = this.idOf(s);
+    const o: TaskInput = { id, demand: Array.from(slots.demand[s]!) };
+    if (!Number.isNaN(slots.estimate[s])) o.estimate = slots.estimate[s];
+    const job = slots.job[s];
+    if (job !== undefined && job !== id) o.job = job;
+    if (slots.burst[s] >= 0) o.burst = slots.burst[s];
+    return o;
+  }
+
+  private idOf(s: number): string {
+    return this.state.slots.id[s] ?? String(s);
+  }
+
+  private jobOf(s: number): string {
+    return this.state.slots.job[s] ?? this.idOf(s);
   }
 
   /** Cancels a waiting or running task (a running one frees its resources). */
   cancel(id: string): { id: string; queue: string; wasRunning: boolean } {
-    const t = this.task(id);
-    const time = this.now();
-    this.begin(time);
-    const q = t.queue;
-    const wasRunning = t.running;
-    if (wasRunning) this.release(t, time);
-    else {
-      q.waiting.splice(q.waiting.indexOf(t, q.head), 1);
-      this.tasks.delete(id);
-      this.addPending(q, t.demand, -1);
-      this.jobTaskGone(t, time);
-    }
-    return { id, queue: q.spec.name, wasRunning };
+    const s = this.task(id);
+    const { queue, wasRunning } = this.cancelSlot(s);
+    return { id, queue, wasRunning };
   }
 
-  private task(id: unknown): LiveTask {
+  /** cancel() for a handle. */
+  cancelHandle(handle: number): { queue: string; wasRunning: boolean } {
+    return this.cancelSlot(this.handle(handle));
+  }
+
+  private cancelSlot(s: number): { queue: string; wasRunning: boolean } {
+    const time = this.now();
+    this.begin(time);
+    const slots = this.state.slots;
+    const q = slots.queue[s]!;
+    const wasRunning = slots.state[s] === RUNNING;
+    if (wasRunning) this.release(s, time);
+    else {
+      q.unlink(s);
+      this.addPending(q, slots.demand[s]!, -1);
+      this.jobTaskGone(s, time);
+      this.dropSlot(s);
+    }
+    return { queue: q.spec.name, wasRunning };
+  }
+
+  /** Forgets a task that is no longer waiting or running: its id and its slot. */
+  private dropSlot(s: number): void {
+    const slots = this.state.slots;
+    const id = slots.id[s];
+    if (id !== undefined) this.tasks.delete(id);
+    slots.free(s);
+  }
+
+  private task(id: unknown): number {
     if (typeof id !== "string") throw new InputError("id", `expected a task id, got ${describeValue(id)}`);
-    const t = this.tasks.get(id);
-    if (!t) throw new InputError("id", `unknown task '${id}'`);
-    return t;
+    const s = this.tasks.get(id);
+    if (s === undefined) throw new InputError("id", `unknown task '${id}'`);
+    return s;
+  }
+
+  private handle(h: unknown): number {
+    const slots = this.state.slots;
+    if (!(typeof h === "number" && Number.isInteger(h) && h >= 0 && h < slots.size && slots.state[h] !== FREE && slots.id[h] === undefined)) {
+      throw new InputError("handle", `unknown task handle ${describeValue(h)}`);
+    }
+    return h;
   }
 
   /** Starts the tasks the policy picks now (greedy while they fit in `free`, default capacity minus running). */
   schedule(free?: number[]): Started[] {
+    this.run(free);
+    const slots = this.state.slots;
+    const started: Started[] = new Array(this.startedCount);
+    for (let i = 0; i < this.startedCount; i++) {
+      const s = this.startedSlots[i];
+      started[i] = { id: this.idOf(s), queue: slots.queue[s]!.spec.name };
+    }
+    return started;
+  }
+
+  /**
+   * schedule() for the handle API: the same decisions; returns how many tasks started, their
+   * handles the first that many of `startedHandles` in start order (valid until the next call).
+   */
+  scheduleHandles(free?: number[]): number {
+    if (this.mode === IDS && this.state.slots.count > 0) throw new InputError("scheduleHandles", "this scheduler's tasks have string ids: use schedule()");
+    this.run(free);
+    return this.startedCount;
+  }
+
+  /** The handles the last scheduleHandles() started (its count first entries). */
+  get startedHandles(): Int32Array {
+    return this.startedSlots;
+  }
+
+  /** Runs the scheduling point(s) of a schedule call: the started slots in startedSlots[0, startedCount). */
+  private run(free: number[] | undefined): void {
     const st = this.state;
     let view: ClusterState = st;
     this.shifted = null;
@@ -437,12 +593,11 @@ export class Scheduler {
       const shifted = new Float64Array(this.k);
       for (let r = 0; r < this.k; r++) shifted[r] = st.used[r] + (st.capacity[r] - Math.min(st.capacity[r], st.used[r] + f[r]));
       this.shifted = shifted;
-      view = limitedView(st, shifted);
+      view = new LimitedView(st, shifted);
     }
     const time = this.now();
     this.begin(time, true);
-    const started: Started[] = [];
-    this.out = started;
+    this.startedCount = 0;
     this.pointTime = time;
     this.point(view);
     // a wake-up at this instant asked for during the point is another point (as in the simulator)
@@ -451,7 +606,6 @@ export class Scheduler {
       this.point(view);
     }
     this.shifted = null;
-    return started;
   }
 
   /** One scheduling point: min shares first, then the policy through the shared dispatch or its picks. */
@@ -489,16 +643,18 @@ export class Scheduler {
 
   /** Starts queue qi's next task (the dispatch's and the pick loop's start). */
   private start(qi: number): void {
-    const q = this.state.queues[qi];
-    const t = q.shift();
+    const st = this.state;
+    const slots = st.slots;
+    const q = st.queues[qi];
+    const s = q.shift();
     const time = this.pointTime;
     this.settle(q, time);
-    t.running = true;
-    t.started = time;
-    q.addRunning(t);
-    const st = this.state;
-    const d = t.demand;
-    const none = q.head === q.waiting.length;
+    slots.state[s] = RUNNING;
+    slots.started[s] = time;
+    slots.startSeq[s] = this.starts++;
+    q.runningCount++;
+    const d = slots.demand[s]!;
+    const none = q.waitingCount === 0;
     const pending = st.pendingRows, usage = st.usageRows, demand = st.demandRows, used = st.used, shifted = this.shifted;
     const k = this.k, o = qi * k;
     for (let r = 0; r < k; r++) {
@@ -513,44 +669,64 @@ export class Scheduler {
     }
     if (q.maxShare < 1) this.refreshCap(q);
     this.dispatcher.touch(st, qi);
-    this.out.push({ id: t.id, queue: q.spec.name });
+    if (this.startedCount === this.startedSlots.length) {
+      const more = new Int32Array(2 * this.startedSlots.length);
+      more.set(this.startedSlots);
+      this.startedSlots = more;
+    }
+    this.startedSlots[this.startedCount++] = s;
   }
 
   /** A running task ends: its resources are free again. */
   finish(id: string): void {
-    const t = this.task(id);
-    if (!t.running) throw new InputError("id", `task '${id}' is not running`);
+    const s = this.task(id);
+    if (this.state.slots.state[s] !== RUNNING) throw new InputError("id", `task '${id}' is not running`);
     const time = this.now();
     this.begin(time);
-    this.release(t, time);
+    this.release(s, time);
   }
 
-  private release(t: LiveTask, time: number): void {
-    const q = t.queue;
+  /** finish() for a handle. */
+  finishHandle(handle: number): void {
+    const s = this.handle(handle);
+    if (this.state.slots.state[s] !== RUNNING) throw new InputError("handle", `task handle ${s} is not running`);
+    const time = this.now();
+    this.begin(time);
+    this.release(s, time);
+  }
+
+  /** Running task s ends (finished or cancelled): its resources are free again, its slot too. */
+  private release(s: number, time: number): void {
+    const slots = this.state.slots;
+    const q = slots.queue[s]!;
     this.settle(q, time);
-    q.removeRunning(t);
-    t.running = false;
-    this.tasks.delete(t.id);
-    this.addUsage(q, t.demand, -1);
+    q.runningCount--;
+    slots.state[s] = FREE;
+    const id = slots.id[s];
+    if (id !== undefined) this.tasks.delete(id);
+    this.addUsage(q, slots.demand[s]!, -1);
     if (this.events) {
-      this.emit({ type: "taskEnd", time, queue: q.index, job: t.job, stage: 0, task: 0, started: t.started });
-      if (q.openBurst && t.burst === q.openBurst.index) q.openBurst.finishedTasks++;
+      this.emit({ type: "taskEnd", time, queue: q.index, job: this.jobOf(s), stage: 0, task: 0, started: slots.started[s] });
+      if (q.openBurst && slots.burst[s] === q.openBurst.index) q.openBurst.finishedTasks++;
     }
     // a job ends with its last task for every policy (a later task of that name is a new job, as after a restore)
-    this.jobTaskGone(t, time);
+    this.jobTaskGone(s, time);
+    slots.free(s);
   }
 
   /** A task of a tracked job ended or was cancelled: the job ends with its last task. */
-  private jobTaskGone(t: LiveTask, time: number): void {
-    const q = t.queue;
-    const j = q.hasJobs ? q.jobs.get(t.job) : undefined;
+  private jobTaskGone(s: number, time: number): void {
+    const q = this.state.slots.queue[s]!;
+    if (!q.hasJobs) return;
+    const job = this.jobOf(s);
+    const j = q.jobs.get(job);
     if (!j || --j.left > 0) return;
-    q.jobs.delete(t.job);
-    this.emit({ type: "jobEnd", time, queue: q.index, job: t.job });
+    q.jobs.delete(job);
+    this.emit({ type: "jobEnd", time, queue: q.index, job });
   }
 
   private addPending(q: LiveQueue, d: Float64Array, sign: 1 | -1): void {
-    const none = q.head === q.waiting.length;
+    const none = q.waitingCount === 0;
     const st = this.state, pending = st.pendingRows, usage = st.usageRows, demand = st.demandRows;
     const k = this.k, o = q.index * k;
     for (let r = 0; r < k; r++) {
@@ -564,7 +740,7 @@ export class Scheduler {
   }
 
   private addUsage(q: LiveQueue, d: Float64Array, sign: 1 | -1): void {
-    const none = q.running.length === 0;
+    const none = q.runningCount === 0;
     const st = this.state, pending = st.pendingRows, usage = st.usageRows, demand = st.demandRows, used = st.used;
     const k = this.k, o = q.index * k;
     for (let r = 0; r < k; r++) {
@@ -583,10 +759,10 @@ export class Scheduler {
   private refreshCap(q: LiveQueue): void {
     const max = q.maxShare;
     if (max >= 1) { q.capped = false; return; }
-    const head = q.headTask;
-    if (!head) { q.capped = false; return; }
+    if (q.head < 0) { q.capped = false; return; }
+    const head = this.state.slots.demand[q.head]!;
     let after = 0;
-    for (let r = 0; r < this.k; r++) after = Math.max(after, (q.usage[r] + head.demand[r]) / this.state.capacity[r]);
+    for (let r = 0; r < this.k; r++) after = Math.max(after, (q.usage[r] + head[r]) / this.state.capacity[r]);
     q.capped = after > max + SHARE_EPS;
   }
 
@@ -609,7 +785,7 @@ export class Scheduler {
       target: targets ? Array.from(targets.subarray(q.index * k, q.index * k + k)) : null,
       accumulated: q.accumulated + dominantShare(q.usage, st.capacity) * (time - q.since),
       waiting: q.waitingCount,
-      running: q.running.length,
+      running: q.runningCount,
     }));
   }
 
@@ -619,22 +795,22 @@ export class Scheduler {
     const st = this.state;
     const key = (x: LiveQueue) => dominantShare(x.usage, st.capacity) / (x.spec.weight ?? 1);
     const w = key(q);
-    const head = q.headTask;
-    const fitsNow = head ? fits(st, head.demand) : null;
+    const head = q.head;
+    const fitsNow = head >= 0 ? fits(st, st.slots.demand[head]!) : null;
     let rank: number | null = null;
-    if (head) {
+    if (head >= 0) {
       rank = 1;
-      for (const x of st.queues) if (x !== q && x.headTask && (key(x) < w || (key(x) === w && x.index < q.index))) rank++;
+      for (const x of st.queues) if (x !== q && x.head >= 0 && (key(x) < w || (key(x) === w && x.index < q.index))) rank++;
     }
     const admission = { ...(this.admissions.get(q) ?? { class: "admitted", reason: `${this.policyName} admits every queue` }) };
     const min = q.spec.params?.minShare as number | undefined;
     const max = q.spec.params?.maxShare as number | undefined;
     const parts: string[] = [];
     if (q.rejected) parts.push(`rejected at admission (${admission.reason}): it starts nothing`);
-    else if (!head) parts.push("no waiting task");
+    else if (head < 0) parts.push("no waiting task");
     else {
       parts.push(this.policyName === "fifo"
-        ? `FIFO: its next task's job arrived at t=${head.arrival}`
+        ? `FIFO: its next task's job arrived at t=${st.slots.arrival[head]}`
         : `weighted dominant share ${w.toPrecision(4)} (dominant share / weight ${q.spec.weight ?? 1}) is number ${rank} among queues with waiting tasks`);
       parts.push(`its next task ${fitsNow ? "fits in what is free" : "does not fit in what is free"}`);
       if (q.capped) parts.push(`it is at its max share ${max}: its next task would take it above`);
@@ -644,18 +820,19 @@ export class Scheduler {
       if (this.policyName === "sp" && q.spec.kind === "LQ") parts.push("as an LQ it is served first, up to its DRF share of the whole capacity");
     }
     if (!q.rejected && (this.policyName === "bopf" || this.policyName === "nbopf") && q.spec.kind === "LQ") parts.push(`admitted ${admission.class}${q.openBurst ? `, burst ${q.openBurst.index} open until t=${q.openBurst.deadline}` : ", no burst open"}`);
-    return { queue: q.spec.name, weightedShare: w, rank, waiting: q.waitingCount, running: q.running.length, nextTaskFits: fitsNow, admission, reason: parts.join("; ") };
+    return { queue: q.spec.name, weightedShare: w, rank, waiting: q.waitingCount, running: q.runningCount, nextTaskFits: fitsNow, admission, reason: parts.join("; ") };
   }
 
   /** The queue whose reserved task keeps q's next task from starting now (the starvation guard), or null. */
   private heldFor(q: LiveQueue): string | null {
     const h = this.dispatcher.reservedQueue;
-    const head = q.headTask;
-    const reserved = h >= 0 && h !== q.index ? this.state.queues[h].headTask : null;
-    if (!head || !reserved || !this.policy.shares) return null;
     const st = this.state;
+    const head = q.head >= 0 ? st.slots.demand[q.head] : null;
+    const other = h >= 0 && h !== q.index ? st.queues[h] : null;
+    const reserved = other && other.head >= 0 ? st.slots.demand[other.head] : null;
+    if (!head || !reserved || !this.policy.shares) return null;
     for (let r = 0; r < this.k; r++) {
-      const d = head.demand[r], x = reserved.demand[r];
+      const d = head[r], x = reserved[r];
       if (d > 0 && x > 0 && st.used[r] + d + x > st.capacity[r] * (1 + 1e-12)) return st.queues[h].spec.name;
     }
     return null;
@@ -664,6 +841,16 @@ export class Scheduler {
   /** Versioned plain JSON from which restoreScheduler rebuilds the scheduler (docs/live-scheduler.md says what carries over). */
   snapshot(): SchedulerSnapshot {
     const time = this.now();
+    const slots = this.state.slots;
+    // running tasks by queue, in start order
+    const running = new Map<LiveQueue, number[]>();
+    for (let x = 0; x < slots.size; x++) {
+      if (slots.state[x] !== RUNNING) continue;
+      const q = slots.queue[x]!;
+      const list = running.get(q);
+      if (list) list.push(x); else running.set(q, [x]);
+    }
+    const record = (x: number) => ({ ...this.taskInput(x), submitted: slots.submitted[x], arrival: slots.arrival[x] });
     const out: SchedulerSnapshot = {
       version: SNAPSHOT_VERSION,
       policy: this.policyName,
@@ -679,10 +866,11 @@ export class Scheduler {
         accumulated: q.accumulated,
         since: q.since,
         openBurst: q.openBurst ? { ...q.openBurst, deadline: Number.isFinite(q.openBurst.deadline) ? q.openBurst.deadline : null } : null,
-        waiting: q.waiting.slice(q.head).map((t) => ({ ...taskInput(t), submitted: t.submitted, arrival: t.arrival })),
-        running: q.running.slice().sort((a, b) => a.started - b.started || (a.slot - b.slot)).map((t) => ({ ...taskInput(t), submitted: t.submitted, arrival: t.arrival, started: t.started })),
+        waiting: q.waitingSlots().map(record),
+        running: (running.get(q) ?? []).sort((a, b) => slots.started[a] - slots.started[b] || slots.startSeq[a] - slots.startSeq[b]).map((x) => ({ ...record(x), started: slots.started[x] })),
       })),
     };
+    if (this.mode === HANDLES && slots.count > 0) out.handles = true;
     if (this.policyOptions !== undefined) out.policyOptions = JSON.parse(JSON.stringify(this.policyOptions, (_, v) => (v === Infinity ? "Infinity" : v)));
     // the policy's history (version 3): what a rebuild now would carry over; none before its first build
     const ps = this.carried ?? (this.built && typeof this.policy.exportState === "function" ? this.policy.exportState() : null);
@@ -697,6 +885,10 @@ export class Scheduler {
   /** Internal: rebuilds the state from a checked snapshot (restoreScheduler). */
   load(s: SchedulerSnapshot): void {
     this.state.time = s.time;
+    const slots = this.state.slots;
+    // handle tasks keep their handles (their slots); tasks with ids take slots in order
+    if (s.handles === true) this.mode = HANDLES;
+    else if (s.queues.some((q) => q.running.length + q.waiting.length > 0)) this.mode = IDS;
     if (s.policyState !== undefined) {
       if (typeof this.factory.create(this.policyOptions).importState !== "function") throw new InputError("snapshot.policyState", `policy '${this.policyName}' has no state to restore`);
       this.carried = s.policyState;
@@ -704,7 +896,7 @@ export class Scheduler {
     if (s.rng !== undefined) this.rng = Rng.fromState(s.rng);
     for (const t of s.wakeups ?? []) this.addTimer({ time: t, queue: null, burst: -1 });
     for (const qs of s.queues) {
-      const q = new LiveQueue(this.state.queues.length, qs.spec, qs.since);
+      const q = new LiveQueue(this.state.queues.length, qs.spec, qs.since, slots);
       q.accumulated = qs.accumulated;
       this.state.push(q);
       this.byName.set(qs.name, q);
@@ -717,21 +909,38 @@ export class Scheduler {
       const add = (r: SchedulerSnapshot["queues"][number]["waiting"][number], running: boolean, started: number) => {
         const job = r.job ?? r.id;
         const tracked = this.events || r.job !== undefined;
-        const t = new LiveTask(r.id, q, Float64Array.from(r.demand), r.submitted, r.arrival ?? r.submitted, job, r.burst ?? -1, r.estimate ?? NaN);
+        const arrival = r.arrival ?? r.submitted;
+        let x: number;
+        if (s.handles === true) slots.allocAt((x = Number(r.id)));
+        else {
+          x = slots.alloc();
+          slots.id[x] = r.id;
+          this.tasks.set(r.id, x);
+        }
         if (tracked) {
           const j = q.jobs.get(job);
           if (j) j.left++;
-          else q.jobs.set(job, { left: 1, arrival: t.arrival });
+          else q.jobs.set(job, { left: 1, arrival });
         }
-        this.tasks.set(t.id, t);
+        const demand = Float64Array.from(r.demand);
+        slots.queue[x] = q;
+        slots.demand[x] = demand;
+        slots.job[x] = r.job;
+        slots.submitted[x] = r.submitted;
+        slots.arrival[x] = arrival;
+        slots.burst[x] = r.burst ?? -1;
+        slots.estimate[x] = r.estimate ?? NaN;
         if (running) {
-          t.running = true;
-          t.started = started;
-          q.addRunning(t);
-          this.addUsage(q, t.demand, 1);
+          slots.state[x] = RUNNING;
+          slots.started[x] = started;
+          slots.startSeq[x] = this.starts++;
+          q.runningCount++;
+          this.addUsage(q, demand, 1);
         } else {
-          q.waiting.push(t);
-          this.addPending(q, t.demand, 1);
+          slots.state[x] = WAITING;
+          slots.started[x] = NaN;
+          q.push(x);
+          this.addPending(q, demand, 1);
         }
       };
       for (const r of qs.running) add(r, true, r.started);
@@ -749,23 +958,25 @@ function sameVector(a: Float64Array | null, b: ArrayLike<number>, k: number): bo
   return true;
 }
 
-function taskInput(t: LiveTask): TaskInput {
-  const o: TaskInput = { id: t.id, demand: Array.from(t.demand) };
-  if (!Number.isNaN(t.estimate)) o.estimate = t.estimate;
-  if (t.job !== t.id) o.job = t.job;
-  if (t.burst >= 0) o.burst = t.burst;
-  return o;
-}
-
 export function dominantShare(usage: ArrayLike<number>, capacity: ArrayLike<number>): number {
   let d = 0;
   for (let r = 0; r < capacity.length; r++) d = Math.max(d, usage[r] / capacity[r]);
   return d;
 }
 
-/** The state with `used` replaced (schedule(free)): capacities, and so dominant shares, stay. */
-function limitedView(state: LiveState, used: Float64Array): ClusterState {
-  return new Proxy(state, { get: (target, p) => (p === "used" ? used : Reflect.get(target, p)) });
+/**
+ * The state with `used` replaced (schedule(free)): capacities, and so dominant shares, stay. A
+ * plain object with the ClusterState members (not a Proxy: the dispatch and the policy read it
+ * on every step of the point).
+ */
+class LimitedView implements ClusterState {
+  constructor(private readonly state: LiveState, readonly used: Float64Array) {}
+  get time(): number { return this.state.time; }
+  get capacity(): Float64Array { return this.state.capacity; }
+  get resources(): readonly string[] { return this.state.resources; }
+  get queues(): readonly QueueState[] { return this.state.queues; }
+  get demands(): Float64Array { return this.state.demands; }
+  get usages(): Float64Array { return this.state.usages; }
 }
 
 /** A live scheduler (docs/live-scheduler.md). */

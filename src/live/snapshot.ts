@@ -8,6 +8,8 @@ import type { PolicyState } from "../policy/policy.js";
 import { checkVector } from "./validate.js";
 
 export const SNAPSHOT_VERSION = 3;
+/** Largest task handle a snapshot may hold (2^24 - 1: a restore takes every slot up to it). */
+export const MAX_HANDLE = 2 ** 24 - 1;
 
 interface SnapshotTask {
   id: string;
@@ -39,6 +41,8 @@ export interface SchedulerSnapshot {
   reservedFor?: string;
   /** Wake-ups the policy asked for (version 3). */
   wakeups?: number[];
+  /** The tasks are handle-API tasks (version 3): each id is its handle in decimal, restored as that handle. */
+  handles?: boolean;
   queues: Array<{
     name: string; spec: QueueSpec; accumulated: number; since: number;
     openBurst?: { index: number; start: number; deadline: number | null; submittedTasks: number; finishedTasks: number } | null;
@@ -67,6 +71,8 @@ export function checkSnapshot(snapshot: unknown): SchedulerSnapshot {
     s.wakeups.forEach((t, i) => { if (!finite(t)) throw new InputError(`snapshot.wakeups[${i}]`, `expected finite seconds, got ${describeValue(t)}`); });
   }
   if (s.starvationGuard !== undefined && typeof s.starvationGuard !== "boolean") throw new InputError("snapshot.starvationGuard", `must be true or false (got ${describeValue(s.starvationGuard)})`);
+  if (s.handles !== undefined && s.handles !== true) throw new InputError("snapshot.handles", `expected true or no field, got ${describeValue(s.handles)}`);
+  if (s.handles === true && s.version < 3) throw new InputError("snapshot.version", `handles need version 3, got ${s.version}`);
   if (!finite(s.time)) throw new InputError("snapshot.time", `expected finite seconds, got ${describeValue(s.time)}`);
   if (!Array.isArray(s.capacity)) throw new InputError("snapshot.capacity", `expected an array, got ${describeValue(s.capacity)}`);
   if (!Array.isArray(s.queues)) throw new InputError("snapshot.queues", `expected an array, got ${describeValue(s.queues)}`);
@@ -90,6 +96,8 @@ export function checkSnapshot(snapshot: unknown): SchedulerSnapshot {
         if (t === null || typeof t !== "object") throw new InputError(tf, `expected a task, got ${describeValue(t)}`);
         if (typeof t.id !== "string" || t.id === "" || ids.has(t.id)) throw new InputError(`${tf}.id`, `missing or duplicate task id ${describeValue(t.id)}`);
         ids.add(t.id);
+        // a restore allocates every slot up to the largest handle: bounded by MAX_HANDLE
+        if (s.handles === true && !(/^(0|[1-9][0-9]{0,7})$/.test(t.id) && Number(t.id) <= MAX_HANDLE)) throw new InputError(`${tf}.id`, `expected a task handle (a decimal integer 0..${MAX_HANDLE}) in a snapshot of handles, got ${describeValue(t.id)}`);
         checkVector(`${tf}.demand`, t.demand, k);
         if (!finite(t.submitted)) throw new InputError(`${tf}.submitted`, `expected finite seconds, got ${describeValue(t.submitted)}`);
         if (what === "running" && !finite(t.started)) throw new InputError(`${tf}.started`, `expected finite seconds, got ${describeValue(t.started)}`);

@@ -17,52 +17,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { InputError, createScheduler, restoreScheduler } from "../../src/index.js";
-import { loadEngineSync } from "../../src/engine/load.js";
 import type { Scheduler } from "../../src/live/scheduler.js";
-
-const engine = loadEngineSync();
-const POLICIES = ["drf", "sp", "fifo", "bopf", "nbopf", "mbvt", "ltrf", "mlrf", "h-ltrf"];
-const QUEUES = ["q0", "q1", "q2", "q3"];
-
-type Op =
-  | { k: "submit"; q: number; x: number; y: number; job: number; burst: boolean }
-  | { k: "schedule" }
-  | { k: "finish"; pick: number }
-  | { k: "cancel"; pick: number }
-  | { k: "advance"; dt: number }
-  | { k: "wake" };
-
-const opArb: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ k: fc.constant("submit" as const), q: fc.nat(3), x: fc.integer({ min: 1, max: 5 }), y: fc.integer({ min: 0, max: 5 }), job: fc.nat(2), burst: fc.boolean() }) },
-  { weight: 3, arbitrary: fc.constant({ k: "schedule" as const }) },
-  { weight: 2, arbitrary: fc.record({ k: fc.constant("finish" as const), pick: fc.nat(20) }) },
-  { weight: 1, arbitrary: fc.record({ k: fc.constant("cancel" as const), pick: fc.nat(20) }) },
-  { weight: 2, arbitrary: fc.record({ k: fc.constant("advance" as const), dt: fc.integer({ min: 0, max: 12 }).map((x) => x / 2) }) },
-  { weight: 1, arbitrary: fc.constant({ k: "wake" as const }) },
-);
-
-function optionsFor(policy: string): Record<string, unknown> | undefined {
-  if (policy === "ltrf" || policy === "mlrf") return { window: 100, quantum: 2 };
-  if (policy === "h-ltrf") return { window: 30, quantum: 2, tWait: 3, tieBreak: "random" };
-  if (policy === "mbvt") return { lag: 4 };
-  return undefined;
-}
-
-/** A scheduler with queues q0..q3 (q3 an LQ with bursts; groups for H-LTRF) on a manual clock. */
-function make(policy: string, clock: () => number): Scheduler {
-  const s = createScheduler({ policy, capacity: [10, 10], engine, clock, policyOptions: optionsFor(policy), seed: 7 });
-  for (const n of QUEUES) addOne(s, n);
-  return s;
-}
-
-function addOne(s: Scheduler, n: string): void {
-  const i = Number(n.slice(1));
-  s.addQueue(n, {
-    weight: 1 + (i % 2), kind: i === 3 ? "LQ" : "TQ", path: [`G${i % 2}`],
-    bursts: i === 3 ? [{ start: 0, window: 4, volume: [8, 4] }, { start: 20, window: 4, volume: [8, 4] }] : undefined,
-    maxShare: i === 2 ? 0.6 : undefined, minShare: i === 1 ? 0.2 : undefined,
-  });
-}
+import { POLICIES, addOne, engine, make, opArb, type Op } from "../helpers/live-ops.js";
 
 /** Runs one op on s (its running ids in `running`, its task counter in `seq`); returns what the op answered. */
 function apply(s: Scheduler, op: Op, st: { running: string[]; seq: number; bursts: number }, clock: { t: number }): unknown {

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { InputError, createScheduler, restoreScheduler } from "../../src/index.js";
 import { loadEngineSync } from "../../src/engine/load.js";
 import type { Scheduler } from "../../src/live/scheduler.js";
+import { inputErrorOf } from "../helpers/input-error.js";
 
 const engine = loadEngineSync();
 const clockAt = () => { let t = 0; return { clock: () => t, set: (x: number) => { t = x; } }; };
@@ -115,6 +116,56 @@ describe("live scheduler", () => {
     const s = createScheduler({ policy: "drf", capacity: [1], engine, clock: () => 0 });
     s.addQueue("A");
     try { s.submit("A", { id: "x", demnd: [1] } as never); expect.unreachable(); } catch (e) { expect((e as InputError).field).toBe("task.demnd"); }
+  });
+
+  it.each(["drf", "fifo"])("schedule(free) (%s) starts what schedule() starts when a queue that waits for nothing holds the rest", (policy) => {
+    // B = A plus a queue Z running one task of (capacity - used - free): the same room is free, and
+    // Z (no waiting task) competes for nothing, so the two must start the same tasks
+    fc.assert(fc.property(fc.array(fc.tuple(fc.nat(2), fc.integer({ min: 1, max: 4 }), fc.integer({ min: 0, max: 4 }), fc.boolean()), { minLength: 1, maxLength: 40 }), fc.array(fc.tuple(fc.nat(12), fc.nat(12)), { minLength: 1, maxLength: 10 }), (subs, frees) => {
+      const cap = [12, 12];
+      const a = createScheduler({ policy, capacity: cap, engine, clock: () => 0 });
+      for (const n of ["q0", "q1", "q2"]) a.addQueue(n);
+      const running: string[] = [];
+      subs.forEach(([q, x, y, fin], i) => {
+        a.submit(`q${q}`, { id: `t${i}`, demand: [x, y] });
+        if (fin && running.length) a.finish(running.shift()!);
+        if (i % 5 === 4) running.push(...a.schedule().map((t) => t.id));
+      });
+      for (const [f0, f1] of frees) {
+        const snap = JSON.parse(JSON.stringify(a.snapshot()));
+        const used = a.shares().reduce((u, x) => u.map((v, r) => v + x.usage[r]), [0, 0]);
+        const free = [f0, f1].map((f, r) => Math.min(f, cap[r] - used[r]));
+        const hold = cap.map((c, r) => c - used[r] - free[r]);
+        const z = { ...snap.queues[0], name: "Z", spec: { ...snap.queues[0].spec, name: "Z" }, accumulated: 0, waiting: [], running: [{ id: "z", demand: hold, submitted: 0, arrival: 0, started: 0 }] };
+        const b = restoreScheduler({ ...snap, queues: [...snap.queues, z] }, { engine, clock: () => 0 });
+        const started = a.schedule(free);
+        expect(b.schedule()).toEqual(started);
+        const took = started.reduce((u, t) => { const [, x, y] = subs[Number(t.id.slice(1))]; return [u[0] + x, u[1] + y]; }, [0, 0]);
+        took.forEach((t, r) => expect(t).toBeLessThanOrEqual(free[r] + 1e-9));
+        running.push(...started.map((t) => t.id));
+      }
+    }), { numRuns: 60 });
+  });
+
+  it("a duplicate id or a bad clock refuses the submit and changes nothing (the id map is the duplicate check)", () => {
+    let t: number = 0;
+    const s = createScheduler({ policy: "drf", capacity: [4], engine, clock: () => t });
+    s.addQueue("A");
+    s.submit("A", { id: "x", demand: [1] });
+    s.submit("A", { id: "y", demand: [1] });
+    s.schedule();
+    s.submit("A", { id: "z", demand: [1] });
+    const before = JSON.stringify(s.snapshot());
+    expect(inputErrorOf(() => s.submit("A", { id: "y", demand: [2] })).field).toBe("task.id");
+    expect(inputErrorOf(() => s.submit("A", { id: "z", demand: [1] })).field).toBe("task.id");
+    t = NaN;
+    expect(inputErrorOf(() => s.submit("A", { id: "w", demand: [1] })).field).toBe("clock");
+    t = 0;
+    expect(JSON.stringify(s.snapshot())).toBe(before);
+    s.finish("y"); // still the running task it was
+    expect(inputErrorOf(() => s.finish("w")).field).toBe("id");
+    expect(s.schedule()).toEqual([{ id: "z", queue: "A" }]);
+    s.submit("A", { id: "w", demand: [1] });
   });
 
   it("policy parameters: BoPF admission classes with reasons, H-LTRF group weights for groups still to come, bad ones named", () => {
