@@ -5,7 +5,7 @@ import { InputError, describeValue } from "../errors.js";
 import type { QueueKind, QueueSpec, Workload } from "../policy/model.js";
 import { validateWorkload } from "../sim/validate-workload.js";
 
-export const TOP_KEYS = ["time", "capacity", "resources", "queues"] as const;
+export const TOP_KEYS = ["time", "capacity", "resources", "queues", "reservedFor"] as const;
 export const QUEUE_KEYS = ["name", "kind", "weight", "path", "params", "demand", "usage", "bursts", "openBurst", "running", "tasks"] as const;
 /** Per-queue policy parameters the built-in policies read (min/max shares: LTRF and the dispatch; warp: M-BVT). */
 const PARAM_KEYS = ["minShare", "maxShare", "warp"] as const;
@@ -39,6 +39,8 @@ export interface AllocateInput {
   queues: AllocateQueue[];
   /** Some queue listed its waiting tasks: the answer includes the tasks to start. */
   withTasks: boolean;
+  /** The queue the dispatch's starvation guard reserves room for (a live snapshot's `reservedFor`), else null. */
+  reservedFor: string | null;
 }
 
 const finiteNonNeg = (x: unknown): x is number => typeof x === "number" && Number.isFinite(x) && x >= 0;
@@ -183,5 +185,9 @@ export function parseAllocateInput(input: unknown): AllocateInput {
   for (let r = 0; r < k; r++) {
     if (used[r] > cap[r] * (1 + 1e-12)) throw new InputError(`queues[*].usage[${r}]`, `the queues' usage (running tasks included) ${used[r]} exceeds the capacity ${cap[r]}`);
   }
-  return { time, capacity: cap, resources: resources as string[], queues: parsed, withTasks: parsed.some((q) => q.tasks !== null) };
+  const reservedFor = input.reservedFor ?? null;
+  if (reservedFor !== null && !(typeof reservedFor === "string" && specs.some((spec) => spec.name === reservedFor))) {
+    throw new InputError("reservedFor", `must name one of the queues (got ${describeValue(reservedFor)})`);
+  }
+  return { time, capacity: cap, resources: resources as string[], queues: parsed, withTasks: parsed.some((q) => q.tasks !== null), reservedFor };
 }

@@ -59,7 +59,9 @@ export function toSnapshot(policy: string, input: AllocateInput, version: Schedu
     };
     return queue as SnapshotQueue;
   });
-  return { version, policy, capacity: [...input.capacity], resources: [...input.resources], reservation: false, time, queues };
+  const out: SchedulerSnapshot = { version, policy, capacity: [...input.capacity], resources: [...input.resources], reservation: false, time, queues };
+  if (input.reservedFor !== null) out.reservedFor = input.reservedFor;
+  return out;
 }
 
 /** The tasks the live scheduler starts now, in order. Its refusal is an InputError on --policy. */

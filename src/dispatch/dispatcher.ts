@@ -15,7 +15,11 @@
 // over the queues of one tier, so a higher tier gets only what no lower-tier queue could use.
 // `reservation` (off by default): while a guaranteed queue is below its target with runnable
 // tasks, queues that are not guaranteed start nothing (the old BoPF step; breaks work conservation).
+// `starvationGuard` (on by default): phase 2 reserves room for the head of its order when the
+// head's next task does not fit (head-reservation.ts), so queues of small tasks behind it cannot
+// refill every gap before a large task fits.
 import { IndexedHeap } from "../des/indexed-heap.js";
+import { HeadReservation } from "./head-reservation.js";
 import type { ClusterState, Policy } from "../policy/policy.js";
 
 /** Relative slack when comparing a usage with a target or the capacity. */
@@ -36,6 +40,11 @@ export interface DispatchOptions {
    * exact again once it starts a task. Default: exact shares.
    */
   shareDecimals?: number;
+  /**
+   * Reserve room in the elastic phase for the head of the DRF order when its next task does not
+   * fit (head-reservation.ts): work conserving only on resources that task does not need (default true).
+   */
+  starvationGuard?: boolean;
 }
 
 export class Dispatcher {
@@ -56,6 +65,8 @@ export class Dispatcher {
   private readonly reservation: boolean;
   /** 10^shareDecimals, 0 for exact shares. */
   private readonly shareScale: number;
+  /** The starvation guard's reservation (null when the option is off). */
+  private readonly hold: HeadReservation | null;
   private readonly aside: number[] = [];
   /** The next-task vector each queue's `mins` keys were taken from. */
   private minsOf: Array<ArrayLike<number> | undefined> = [];
@@ -65,6 +76,7 @@ export class Dispatcher {
     this.mins = Array.from({ length: k }, () => new IndexedHeap(16));
     this.reservation = options.reservation === true;
     this.shareScale = options.shareDecimals === undefined ? 0 : 10 ** options.shareDecimals;
+    this.hold = options.starvationGuard === false ? null : new HeadReservation();
   }
 
   /** Re-keys queue `q` (after a change of its usage, runnable tasks, weight or rejection). */
@@ -91,8 +103,12 @@ export class Dispatcher {
     }
   }
 
-  /** Forgets every queue (call touch for each again after re-indexing). */
-  reset(n: number): void {
+  /**
+   * Forgets every queue (call touch for each again after re-indexing); `removed`: the index of a
+   * queue that left (later ones moved down one), so the starvation guard's reservation follows its queue.
+   */
+  reset(n: number, removed = -1): void {
+    if (removed >= 0) this.hold?.removed(removed);
     this.heap = new IndexedHeap(Math.max(16, n));
     this.mins = Array.from({ length: this.k }, () => new IndexedHeap(Math.max(16, n)));
     this.minsOf = [];
@@ -139,8 +155,11 @@ export class Dispatcher {
     }
     preempt?.();
     const guarded = guaranteed && this.reservation && this.belowGuarantee(state);
+    // the starvation guard's reservation lasts across the tiers' passes of a point
+    this.hold?.begin();
     if (policy.tier) this.tieredPhases(state, policy, start, guarded);
     else this.elasticPhase(state, start, guarded, -1);
+    this.hold?.end();
   }
 
   /** The elastic phase once per tier the policy gives a queue, lowest tier first. */
@@ -156,6 +175,16 @@ export class Dispatcher {
     for (let q = 0; q < n; q++) if (this.heap.has(q) && present[tiers[q]]++ === 0) levels++;
     if (levels <= 1) { this.elasticPhase(state, start, guarded, -1); return; }
     for (let t = 0; t < present.length; t++) if (present[t] > 0) this.elasticPhase(state, start, guarded, t);
+  }
+
+  /** The queue the starvation guard reserves for (kept between points), -1 when none (live scheduler snapshots). */
+  get reservedQueue(): number {
+    return this.hold?.queue ?? -1;
+  }
+
+  /** Restores the starvation guard's reservation (a live scheduler snapshot's); ignored with the guard off. */
+  set reservedQueue(q: number) {
+    if (this.hold) this.hold.queue = q;
   }
 
   /**
@@ -254,12 +283,34 @@ export class Dispatcher {
   private elasticPhase(state: ClusterState, start: (q: number) => void, guarded: boolean, tier: number): void {
     const heap = this.heap;
     const aside = this.aside;
+    const hold = this.hold;
+    const tiers = tier >= 0 ? this.tiers : null;
     if (this.shareScale > 0) this.roundShares(state);
     for (;;) {
-      const q = heap.top();
-      if (q < 0 || this.nothingFits(state)) break;
+      let q = heap.top();
+      if (q < 0) break;
+      const other = tiers !== null && tiers[q] !== tier;
+      if (this.nothingFits(state)) {
+        // the head's task does not fit either (with nothing reserved yet the cut-off is exact)
+        if (hold !== null && !other) {
+          q = hold.prefer(heap, q, tiers, tier);
+          if (!(guarded && this.classes[q] === ELASTIC)) hold.blocked(q, state.queues[q].nextTask!);
+        }
+        break;
+      }
+      if (other) {
+        heap.remove(q);
+        aside.push(q);
+        continue;
+      }
+      // the queue reserved for at the last point goes first while it ties with the head
+      if (hold !== null) q = hold.prefer(heap, q, tiers, tier);
       const next = state.queues[q].nextTask!;
-      if ((guarded && this.classes[q] === ELASTIC) || (tier >= 0 && this.tiers[q] !== tier) || !fits(state, next)) {
+      const waits = guarded && this.classes[q] === ELASTIC;
+      const fit = !waits && fits(state, next);
+      if (!fit || (hold !== null && !hold.allows(state, next))) {
+        // the first queue set aside because its task does not fit is the head: reserve for it
+        if (!waits && !fit) hold?.blocked(q, next);
         heap.remove(q);
         aside.push(q);
         continue;
@@ -283,12 +334,18 @@ export class Dispatcher {
     }
   }
 
-  /** True when on some resource what is free is below every waiting queue's next demand on it. */
+  /**
+   * True when on some resource what is free is below every waiting queue's next demand on it
+   * (less the room the starvation guard holds there, when every such demand needs the resource).
+   */
   private nothingFits(state: ClusterState): boolean {
     for (let r = 0; r < this.k; r++) {
       const m = this.mins[r];
       const top = m.top();
-      if (top >= 0 && state.used[r] + m.key[top] > state.capacity[r] * (1 + FIT_EPS)) return true;
+      if (top < 0) continue;
+      const min = m.key[top];
+      const held = min > 0 && this.hold !== null ? this.hold.heldOn(r) : 0;
+      if (state.used[r] + min + held > state.capacity[r] * (1 + FIT_EPS)) return true;
     }
     return false;
   }

@@ -53,9 +53,10 @@ export class ServeSession {
       this.time = typeof req.time === "number" ? req.time : 0;
       try {
         if (op === "init") {
-          expectKeys(req, ["op", "policy", "capacity", "resources", "reservation", "policyOptions", "seed", "clock", "time"]);
+          expectKeys(req, ["op", "policy", "capacity", "resources", "reservation", "starvationGuard", "policyOptions", "seed", "clock", "time"]);
           this.scheduler = createScheduler({
             policy: req.policy as string, capacity: req.capacity as number[], resources: req.resources as string[] | undefined, reservation: req.reservation as boolean | undefined,
+            starvationGuard: req.starvationGuard as boolean | undefined,
             policyOptions: req.policyOptions as Record<string, unknown> | undefined, seed: req.seed as number | undefined, engine: this.engine, clock: this.clock,
           });
         } else {

@@ -42,6 +42,11 @@ export interface SchedulerOptions {
   clock?: () => number;
   /** Hold unguaranteed queues while a guaranteed one is below its target (default false). */
   reservation?: boolean;
+  /**
+   * The dispatch's starvation guard (src/dispatch/head-reservation.ts): room is reserved for the
+   * head of the elastic phase's DRF order when its next task does not fit (default true).
+   */
+  starvationGuard?: boolean;
   /** The policy's options, as in simulate({ policyOptions }) (e.g. LTRF window, quantum, tWait, groupWeights; BoPF expiry; M-BVT lag). */
   policyOptions?: Record<string, unknown>;
   /** Seed of the random numbers a policy may draw (H-LTRF tieBreak 'random'). Default 0. */
@@ -111,6 +116,7 @@ export class Scheduler {
   private readonly clock: () => number;
   private readonly dispatcher: Dispatcher;
   private readonly reservation: boolean;
+  private readonly starvationGuard: boolean;
   private readonly seed: number;
   private rng: Rng;
   private readonly byName = new Map<string, LiveQueue>();
@@ -136,8 +142,8 @@ export class Scheduler {
 
   constructor(options: SchedulerOptions) {
     if (options === null || typeof options !== "object") throw new InputError("options", `expected {policy, capacity, ...}, got ${describeValue(options)}`);
-    checkKeys("options", options, ["policy", "capacity", "resources", "engine", "clock", "reservation", "policyOptions", "seed"]);
-    const { policy, capacity, resources, clock, reservation, policyOptions, seed } = options;
+    checkKeys("options", options, ["policy", "capacity", "resources", "engine", "clock", "reservation", "starvationGuard", "policyOptions", "seed"]);
+    const { policy, capacity, resources, clock, reservation, starvationGuard, policyOptions, seed } = options;
     if (typeof policy !== "string") throw new InputError("policy", `expected a policy name, got ${describeValue(policy)}`);
     const factory = Object.prototype.hasOwnProperty.call(LIVE_POLICIES, policy) ? LIVE_POLICIES[policy] : undefined;
     if (!factory) throw new InputError("policy", `unknown policy '${policy}' (live: ${Object.keys(LIVE_POLICIES).join(", ")})`);
@@ -147,6 +153,7 @@ export class Scheduler {
     if (resources !== undefined && !(Array.isArray(resources) && resources.length === k && resources.every((s) => typeof s === "string"))) throw new InputError("resources", `expected ${k} names, got ${describeValue(resources)}`);
     if (clock !== undefined && typeof clock !== "function") throw new InputError("clock", `expected a function returning seconds, got ${describeValue(clock)}`);
     if (reservation !== undefined && typeof reservation !== "boolean") throw new InputError("reservation", `must be true or false (got ${describeValue(reservation)})`);
+    if (starvationGuard !== undefined && typeof starvationGuard !== "boolean") throw new InputError("starvationGuard", `must be true or false (got ${describeValue(starvationGuard)})`);
     if (policyOptions !== undefined && (policyOptions === null || typeof policyOptions !== "object" || Array.isArray(policyOptions))) throw new InputError("policyOptions", `expected an object, got ${describeValue(policyOptions)}`);
     if (seed !== undefined && !(typeof seed === "number" && Number.isInteger(seed))) throw new InputError("seed", `must be an integer (got ${describeValue(seed)})`);
     const gw = policyOptions?.groupWeights;
@@ -159,6 +166,7 @@ export class Scheduler {
     this.factory = factory;
     this.policyOptions = policyOptions === undefined ? undefined : JSON.parse(JSON.stringify(policyOptions, (_, v) => (v === Infinity ? "Infinity" : v)), (_, v) => (v === "Infinity" ? Infinity : v));
     this.reservation = reservation === true;
+    this.starvationGuard = starvationGuard !== false;
     this.seed = seed ?? 0;
     this.rng = new Rng(this.seed);
     this.engine = options.engine ?? loadEngineSync();
@@ -167,7 +175,7 @@ export class Scheduler {
     this.policy = factory.create(this.policyOptions); // checks the options now (an InputError naming them)
     this.events = typeof this.policy.onEvent === "function";
     this.ownShares = OWN_SHARE_RULES.has(policy);
-    this.dispatcher = new Dispatcher(k, { reservation: this.reservation });
+    this.dispatcher = new Dispatcher(k, { reservation: this.reservation, starvationGuard: this.starvationGuard });
     this.actions = {
       dropJob: () => { throw new InputError("dropJob", "the live scheduler does not drop jobs (cancel their tasks)"); },
       wakeAt: (time: number) => this.addTimer({ time: Math.max(time, this.state.time), queue: null, burst: -1 }),
@@ -318,7 +326,7 @@ export class Scheduler {
         this.minQueues = this.minQueues.filter((x) => x !== q);
         this.state.remove(q.index);
         this.admissions.delete(q);
-        this.dispatcher.reset(this.state.queues.length);
+        this.dispatcher.reset(this.state.queues.length, q.index);
         for (const x of this.state.queues) this.dispatcher.touch(this.state, x.index);
       });
     } else this.dispatcher.touch(this.state, q.index);
@@ -354,8 +362,9 @@ export class Scheduler {
     this.admissions.delete(q);
     this.minQueues = this.minQueues.filter((x) => x !== q);
     this.timers = this.timers.filter((t) => t.queue !== q);
-    this.state.remove(q.index);
-    this.dispatcher.reset(this.state.queues.length);
+    const index = q.index;
+    this.state.remove(index);
+    this.dispatcher.reset(this.state.queues.length, index);
     for (const x of this.state.queues) this.dispatcher.touch(this.state, x.index);
     this.stale = true;
     if (typeof this.policy.admission === "function") this.bind();
@@ -805,11 +814,28 @@ export class Scheduler {
         : `weighted dominant share ${w.toPrecision(4)} (dominant share / weight ${q.spec.weight ?? 1}) is number ${rank} among queues with waiting tasks`);
       parts.push(`its next task ${fitsNow ? "fits in what is free" : "does not fit in what is free"}`);
       if (q.capped) parts.push(`it is at its max share ${max}: its next task would take it above`);
+      const held = this.heldFor(q);
+      if (held) parts.push(`the starvation guard holds the room its next task needs for queue '${held}' (the head of the DRF order, whose next task does not fit)`);
       if (min !== undefined && !this.ownShares && dominantShare(q.usage, st.capacity) < min) parts.push(`it is below its min share ${min}: served before the policy's order`);
       if (this.policyName === "sp" && q.spec.kind === "LQ") parts.push("as an LQ it is served first, up to its DRF share of the whole capacity");
     }
     if (!q.rejected && (this.policyName === "bopf" || this.policyName === "nbopf") && q.spec.kind === "LQ") parts.push(`admitted ${admission.class}${q.openBurst ? `, burst ${q.openBurst.index} open until t=${q.openBurst.deadline}` : ", no burst open"}`);
     return { queue: q.spec.name, weightedShare: w, rank, waiting: q.waitingCount, running: q.runningCount, nextTaskFits: fitsNow, admission, reason: parts.join("; ") };
+  }
+
+  /** The queue whose reserved task keeps q's next task from starting now (the starvation guard), or null. */
+  private heldFor(q: LiveQueue): string | null {
+    const h = this.dispatcher.reservedQueue;
+    const st = this.state;
+    const head = q.head >= 0 ? st.slots.demand[q.head] : null;
+    const other = h >= 0 && h !== q.index ? st.queues[h] : null;
+    const reserved = other && other.head >= 0 ? st.slots.demand[other.head] : null;
+    if (!head || !reserved || !this.policy.shares) return null;
+    for (let r = 0; r < this.k; r++) {
+      const d = head[r], x = reserved[r];
+      if (d > 0 && x > 0 && st.used[r] + d + x > st.capacity[r] * (1 + 1e-12)) return st.queues[h].spec.name;
+    }
+    return null;
   }
 
   /** Versioned plain JSON from which restoreScheduler rebuilds the scheduler (docs/live-scheduler.md says what carries over). */
@@ -831,6 +857,7 @@ export class Scheduler {
       capacity: Array.from(this.state.capacity),
       resources: [...this.state.resources],
       reservation: this.reservation,
+      starvationGuard: this.starvationGuard,
       seed: this.seed,
       time,
       queues: this.state.queues.map((q) => ({
@@ -849,6 +876,8 @@ export class Scheduler {
     const ps = this.carried ?? (this.built && typeof this.policy.exportState === "function" ? this.policy.exportState() : null);
     if (ps !== null) out.policyState = JSON.parse(JSON.stringify(ps)) as PolicyState;
     out.rng = this.rng.getState();
+    const reserved = this.dispatcher.reservedQueue;
+    if (reserved >= 0) out.reservedFor = this.state.queues[reserved].spec.name;
     out.wakeups = this.timers.filter((t) => t.queue === null).map((t) => t.time);
     return out;
   }
@@ -919,6 +948,7 @@ export class Scheduler {
     }
     this.stale = true;
     this.bind();
+    if (s.reservedFor !== undefined) this.dispatcher.reservedQueue = this.byName.get(s.reservedFor)!.index;
   }
 }
 
@@ -955,9 +985,9 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
 }
 
 /** A scheduler from a snapshot; it makes the same decisions from then on (docs/live-scheduler.md, "Snapshots"). */
-export function restoreScheduler(snapshot: SchedulerSnapshot, options: Omit<SchedulerOptions, "policy" | "capacity" | "resources" | "reservation" | "policyOptions" | "seed"> = {}): Scheduler {
+export function restoreScheduler(snapshot: SchedulerSnapshot, options: Omit<SchedulerOptions, "policy" | "capacity" | "resources" | "reservation" | "starvationGuard" | "policyOptions" | "seed"> = {}): Scheduler {
   const s = checkSnapshot(snapshot);
-  const sched = new Scheduler({ ...options, policy: s.policy, capacity: s.capacity, resources: s.resources, reservation: s.reservation, policyOptions: s.policyOptions, seed: s.seed });
+  const sched = new Scheduler({ ...options, policy: s.policy, capacity: s.capacity, resources: s.resources, reservation: s.reservation, starvationGuard: s.starvationGuard, policyOptions: s.policyOptions, seed: s.seed });
   s.queues.forEach((q, i) => queueSpec(q.name, specOptions(q.spec), `snapshot.queues[${i}].spec`, s.capacity.length));
   sched.load(s);
   return sched;

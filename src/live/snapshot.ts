@@ -28,6 +28,8 @@ export interface SchedulerSnapshot {
   capacity: number[];
   resources: string[];
   reservation: boolean;
+  /** The dispatch's starvation guard; absent (snapshots made before it existed): the default, on. */
+  starvationGuard?: boolean;
   policyOptions?: Record<string, unknown>;
   seed?: number;
   time: number;
@@ -35,6 +37,8 @@ export interface SchedulerSnapshot {
   policyState?: PolicyState;
   /** The random stream's state (version 3): H-LTRF's random ties go on where they were. */
   rng?: { words: number[]; spareNormal: number | null };
+  /** The queue the dispatch's starvation guard reserves room for (kept between points), when one is. */
+  reservedFor?: string;
   /** Wake-ups the policy asked for (version 3). */
   wakeups?: number[];
   /** The tasks are handle-API tasks (version 3): each id is its handle in decimal, restored as that handle. */
@@ -66,6 +70,7 @@ export function checkSnapshot(snapshot: unknown): SchedulerSnapshot {
     if (!Array.isArray(s.wakeups)) throw new InputError("snapshot.wakeups", `expected an array of times, got ${describeValue(s.wakeups)}`);
     s.wakeups.forEach((t, i) => { if (!finite(t)) throw new InputError(`snapshot.wakeups[${i}]`, `expected finite seconds, got ${describeValue(t)}`); });
   }
+  if (s.starvationGuard !== undefined && typeof s.starvationGuard !== "boolean") throw new InputError("snapshot.starvationGuard", `must be true or false (got ${describeValue(s.starvationGuard)})`);
   if (s.handles !== undefined && s.handles !== true) throw new InputError("snapshot.handles", `expected true or no field, got ${describeValue(s.handles)}`);
   if (s.handles === true && s.version < 3) throw new InputError("snapshot.version", `handles need version 3, got ${s.version}`);
   if (!finite(s.time)) throw new InputError("snapshot.time", `expected finite seconds, got ${describeValue(s.time)}`);
@@ -102,6 +107,7 @@ export function checkSnapshot(snapshot: unknown): SchedulerSnapshot {
       });
     }
   });
+  if (s.reservedFor !== undefined && !(typeof s.reservedFor === "string" && names.has(s.reservedFor))) throw new InputError("snapshot.reservedFor", `expected the name of one of the snapshot's queues, got ${describeValue(s.reservedFor)}`);
   if (s.policyOptions !== undefined && (s.policyOptions === null || typeof s.policyOptions !== "object")) throw new InputError("snapshot.policyOptions", `expected an object, got ${describeValue(s.policyOptions)}`);
   return s;
 }

@@ -5,7 +5,7 @@ import { sanitizeForTerminal } from "../util/terminal.js";
 import type { Scenario } from "./scenario.js";
 
 /** The simulator's own options every queue-level scenario accepts (common.ts simParamsFrom). */
-export const SIM_PARAMS = ["preemption", "updateInterval"] as const;
+export const SIM_PARAMS = ["preemption", "updateInterval", "starvationGuard"] as const;
 
 /** Throws an InputError naming the first of `names` that `known` does not list. */
 export function checkParamNames(names: Iterable<string>, known: readonly string[], field: string, owner: string): void {

@@ -26,6 +26,12 @@ export interface SimOptions {
    * Default: exact shares (docs/policies/simulator.md, "Dispatch").
    */
   shareDecimals?: number;
+  /**
+   * Share policies: the dispatch's starvation guard (src/dispatch/head-reservation.ts): when the
+   * head of the elastic phase's DRF order does not fit, queues behind it start only tasks that
+   * leave room for it on the resources it needs. Default true.
+   */
+  starvationGuard?: boolean;
   /** Length of one time-series point: each is the average dominant share over its interval. Default: about 200 points. */
   sampleInterval?: number;
   /** Stop at this time (jobs not ended by then are dropped with reason 'horizon'). Default: run to completion. */
@@ -84,6 +90,7 @@ export function checkSimOptions(opts: SimOptions): void {
   if (opts.reservation !== undefined && typeof opts.reservation !== "boolean") throw new InputError("reservation", `must be true or false (got ${describeValue(opts.reservation)})`);
   const d = opts.shareDecimals;
   if (d !== undefined && !(Number.isInteger(d) && d >= 0 && d <= 15)) throw new InputError("shareDecimals", `must be an integer from 0 to 15 (got ${describeValue(d)})`);
+  if (opts.starvationGuard !== undefined && typeof opts.starvationGuard !== "boolean") throw new InputError("starvationGuard", `must be true or false (got ${describeValue(opts.starvationGuard)})`);
   if (preemption !== undefined && typeof preemption !== "boolean") throw new InputError("preemption", `must be true or false (got ${describeValue(preemption)})`);
   if (policyOptions !== undefined && (policyOptions === null || typeof policyOptions !== "object")) throw new InputError("policyOptions", `expected an object, got ${describeValue(policyOptions)}`);
 }

@@ -80,7 +80,7 @@ export function simulate(workload: Workload, opts: SimOptions): SimResult {
     env.scheduleAt(0, { kind: "tick" });
   }
 
-  const fillShares = new FillShares(run, opts.preemption === true, opts.reservation === true, opts.shareDecimals);
+  const fillShares = new FillShares(run, opts.preemption === true, { reservation: opts.reservation === true, shareDecimals: opts.shareDecimals, starvationGuard: opts.starvationGuard !== false });
   const stoppedAtHorizon = env.runInstants({
     until: horizon,
     advance: advanceTo,

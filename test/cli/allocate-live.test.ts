@@ -6,7 +6,9 @@
 // (LIVE_POLICIES: new ones are checked as they come). "In that state" is the scheduler restored
 // from the snapshot without the policy's history (allocate's input has none: its snapshot minus
 // `policyState`); for the memoryless policies, whose decision is a function of the current state
-// alone, it is also the scheduler that lived through the history. Since snapshots carry the
+// alone, it is also the scheduler that lived through the history. The dispatch's starvation
+// guard keeps one queue's reservation from point to point: that is part of the state
+// (`reservedFor`, in the snapshot and in allocate's input). Since snapshots carry the
 // policy's history (version 3), the scheduler restored from the whole snapshot decides as the
 // one that lived through it for every policy — checked here too; for M-BVT's virtual times and
 // LTRF's ledger allocate cannot, as its input holds no history.
@@ -26,6 +28,7 @@ function asInput(s: SchedulerSnapshot): unknown {
     time: s.time,
     capacity: s.capacity,
     resources: s.resources,
+    ...(s.reservedFor !== undefined ? { reservedFor: s.reservedFor } : {}),
     queues: s.queues.map((q) => {
       const { name, ...spec } = q.spec;
       return {

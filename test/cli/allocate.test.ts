@@ -31,9 +31,18 @@ describe("fairsched allocate", () => {
     expect(fieldOf(() => allocate("drf", { ...state, capacty: [1] }, engine))).toBe("capacty");
     expect(fieldOf(() => allocate("drf", { ...state, queues: [{ name: "A", demnd: [1, 1] }] }, engine))).toBe("queues[0].demnd");
     const e = errorOf(() => run("drf", { ...state, capacty: [1], queus: [] }));
-    expect(e.message).toMatch(/^capacty: unknown key; also unknown: queus \(known: time, capacity, resources, queues\)$/);
+    expect(e.message).toMatch(/^capacty: unknown key; also unknown: queus \(known: time, capacity, resources, queues, reservedFor\)$/);
     expect(fieldOf(() => run("drf", { capacity: [9, 18], queues: [{ name: "A", tasks: [{ id: "a", demand: [1, 1], dmand: 1 }] }] }))).toBe("queues[0].tasks[0].dmand");
     expect(fieldOf(() => run("drf", { capacity: [9, 18], queues: [{ name: "A", running: [{ id: "a", demand: [1, 1], submitted: 0 }] }] }))).toBe("queues[0].running[0].submitted");
+  });
+
+  it("reservedFor (the dispatch's starvation guard): the reserved queue is tried first and its room held; a name that is no queue is refused", () => {
+    // X holds 6 of 8; A and B (share 0, a tie) wait: A's [1, 1] fits, B's [4, 1] does not
+    const state8 = { capacity: [8, 8], queues: [{ name: "X", running: [{ id: "x1", demand: [6, 1] }] }, { name: "A", tasks: [{ id: "a1", demand: [1, 1] }] }, { name: "B", tasks: [{ id: "b1", demand: [4, 1] }] }] };
+    expect(run("drf", state8).start).toEqual([{ id: "a1", queue: "A" }]); // the tie goes to A (lower index)
+    expect(run("drf", { ...state8, reservedFor: "B" }).start).toEqual([]); // B kept its reservation: A's task would take B's room
+    expect(fieldOf(() => run("drf", { ...state8, reservedFor: "Z" }))).toBe("reservedFor");
+    expect(fieldOf(() => run("drf", { ...state8, reservedFor: 1 }))).toBe("reservedFor");
   });
 
   it("usage above capacity is refused, running tasks included", () => {

@@ -7,8 +7,11 @@ import { describe, it } from "vitest";
 import { createScheduler, type Scheduler } from "../../src/live/scheduler.js";
 import { loadEngineSync } from "../../src/engine/load.js";
 import { assertModelRun, command, expect, expectRefusedUnchanged } from "../helpers/stateful.js";
+import { unjustifiedWaits } from "../helpers/guard-check.js";
 
 const engine = loadEngineSync();
+/** Policies that run the shared dispatch (the others pick tasks themselves). */
+const SHARE_POLICIES = new Set(["drf", "sp", "bopf", "nbopf", "mbvt"]);
 const CAP = [8, 8];
 interface Model { queues: string[]; waiting: Map<string, { q: string; d: number[] }>; running: Map<string, { q: string; d: number[] }>; next: number }
 // a task's back-reference to its queue (cyclic; the queue itself is compared through the state)
@@ -22,8 +25,12 @@ function used(m: Model): number[] {
   return u;
 }
 
-/** The commands; `workConserving`: schedule() leaves no queue whose next task fits (not FIFO, which blocks behind its head). */
-const commands = (workConserving: boolean) => [
+/**
+ * The commands; `workConserving`: schedule() leaves no queue whose next task fits (not FIFO, which
+ * blocks behind its head); `guarded` (the share policies' dispatch, whose starvation guard is on
+ * by default): none beyond the room held for the head of the DRF order (test/helpers/guard-check.ts).
+ */
+const commands = (workConserving: boolean, guarded: boolean) => [
   qName.map((q) => command<Model, Scheduler>(`addQueue(${q})`, (m, s) => {
     if (m.queues.includes(q)) { expectRefusedUnchanged(() => s.addQueue(q), s, { field: /^name$/, ignore: IGNORE }); return; }
     s.addQueue(q); m.queues.push(q);
@@ -48,13 +55,15 @@ const commands = (workConserving: boolean) => [
       m.waiting.delete(id); m.running.set(id, t!);
     }
     used(m).forEach((u, r) => expect(u).toBeLessThanOrEqual(CAP[r]));
-    // work conserving: no queue's next waiting task fits after schedule()
+    // work conserving: no queue's next waiting task fits after schedule() (beyond the guard's room)
     if (!workConserving) return;
     const u = used(m);
-    for (const q of m.queues) {
-      const head = [...m.waiting.values()].find((t) => t.q === q);
-      if (head) expect(head.d.every((x, r) => u[r] + x <= CAP[r])).toBe(false);
-    }
+    const queues = m.queues.map((q) => {
+      const usage = [0, 0];
+      for (const t of m.running.values()) if (t.q === q) t.d.forEach((x, r) => (usage[r] += x));
+      return { usage, weight: 1, head: [...m.waiting.values()].find((t) => t.q === q)?.d ?? null };
+    });
+    expect(unjustifiedWaits(CAP, u, queues, guarded)).toEqual([]);
   })),
   fc.nat().map((i) => command<Model, Scheduler>("finish", (m, s) => {
     const ids = [...m.running.keys()];
@@ -94,6 +103,6 @@ describe("live scheduler, model-based", () => {
     assertModelRun(fc.constant(() => ({
       model: { queues: [], waiting: new Map(), running: new Map(), next: 0 } as Model,
       real: createScheduler({ policy, capacity: CAP, engine, clock: () => (t += 0.5) }),
-    })), commands(policy !== "fifo"), { maxCommands: 60 });
+    })), commands(policy !== "fifo", SHARE_POLICIES.has(policy)), { maxCommands: 60 });
   });
 });

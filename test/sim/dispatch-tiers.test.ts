@@ -2,6 +2,10 @@
 // "The scheduling point"), on the Dispatcher itself with a small cluster model: every start is
 // online DRF within the lowest tier that can start anything (smallest weighted dominant share
 // whose next task fits, ties by queue index), and the point ends with no next task that fits.
+// With the starvation guard (the default) the first queue met in that order whose task does not
+// fit is the head: its task is reserved, and a later start must leave room for it on every
+// resource both need (src/dispatch/head-reservation.ts); the point ends with no next task that
+// fits beside it.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Dispatcher } from "../../src/dispatch/dispatcher.js";
@@ -43,25 +47,34 @@ const queueArb = fc.record({
 });
 
 describe("dispatch tiers", () => {
-  it("property: each start is the online-DRF choice of the lowest tier that can start; nothing that fits is left", () => {
-    fc.assert(fc.property(fc.array(queueArb, { minLength: 1, maxLength: 4 }), fc.boolean(), (qs, withTiers) => {
+  it("property (with and without the starvation guard): each start is the online-DRF choice of the lowest tier that can start; nothing that fits is left (beside the guard's reservation)", () => {
+    fc.assert(fc.property(fc.array(queueArb, { minLength: 1, maxLength: 4 }), fc.boolean(), fc.boolean(), (qs, withTiers, guard) => {
       const { state, used } = cluster(qs);
-      const d = new Dispatcher(K);
+      const d = new Dispatcher(K, { starvationGuard: guard });
       d.reset(qs.length);
       for (let q = 0; q < qs.length; q++) d.touch(state, q);
       const tierOf = (q: number) => (withTiers ? qs[q].tier : 0);
       const policy: Policy = { name: "tiers", elasticOnly: true, shares: () => {}, ...(withTiers ? { tier: (_s: ClusterState, out: Uint8Array) => qs.forEach((q, i) => (out[i] = q.tier)) } : {}) };
+      // the guard's reserved task: the first one met in (tier, share, index) order that does not fit
+      let held: number[] | null = null;
+      const beside = (t: number[]) => held === null || t.every((x, r) => !(x > 0 && held![r] > 0 && used[r] + x + held![r] > CAP * (1 + 1e-12)));
       d.apply(state, policy, (q) => {
-        const can = qs.map((_, i) => i).filter((i) => qs[i].waiting.length > 0 && fitsNow(used, qs[i].waiting[0]));
-        const lowest = Math.min(...can.map(tierOf));
-        expect(tierOf(q)).toBe(lowest);
-        const best = can.filter((i) => tierOf(i) === lowest).sort((a, b) => key(qs, a) - key(qs, b) || a - b)[0];
+        const order = qs.map((_, i) => i).filter((i) => qs[i].waiting.length > 0).sort((a, b) => tierOf(a) - tierOf(b) || key(qs, a) - key(qs, b) || a - b);
+        let best = -1;
+        for (const i of order) {
+          const t = qs[i].waiting[0];
+          if (!fitsNow(used, t)) { if (guard && held === null) held = t; continue; }
+          if (beside(t)) { best = i; break; }
+        }
         expect(q).toBe(best);
         const t = qs[q].waiting.shift()!;
         for (let r = 0; r < K; r++) { qs[q].usage[r] += t[r]; state.queues[q].usage[r] += t[r]; used[r] += t[r]; }
         d.touch(state, q);
       });
-      for (const q of qs) if (q.waiting.length) expect(fitsNow(used, q.waiting[0])).toBe(false);
+      // after the last start the phase goes on down the order: the first task met that does not fit is reserved
+      const rest = qs.map((_, i) => i).filter((i) => qs[i].waiting.length > 0).sort((a, b) => tierOf(a) - tierOf(b) || key(qs, a) - key(qs, b) || a - b);
+      if (guard && held === null) held = rest.map((i) => qs[i].waiting[0]).find((t) => !fitsNow(used, t)) ?? null;
+      for (const q of qs) if (q.waiting.length) expect(fitsNow(used, q.waiting[0]) && beside(q.waiting[0])).toBe(false);
     }), { numRuns: 300 });
   });
 });

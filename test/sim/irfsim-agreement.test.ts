@@ -7,6 +7,8 @@
 // ours. Both runs stop at IRFsim's SIM_END_TIME (our `horizon`); averages are over the LQ jobs
 // both finished before it (the sets are also compared: at most one job apart per LQ).
 // Deterministic: one run per setup and policy, no seeds involved.
+// Like IRFsim's dispatch, ours runs without its starvation guard (`starvationGuard: false`) and
+// without preemption; the guard's effect on the same comparison is checked at the end.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { loadEngine } from "../../src/index.js";
@@ -40,7 +42,8 @@ export interface LqGap {
 /** Admission classes our bopf / nbopf runs gave each queue, per setup. */
 const classes: Record<string, Record<string, Record<string, string>>> = {};
 
-async function compare(shareDecimals?: number): Promise<LqGap[]> {
+/** One run per setup and policy; `starvationGuard` off unless asked for: IRFsim's dispatch has none. */
+async function compare(shareDecimals?: number, starvationGuard = false): Promise<LqGap[]> {
   const engine = await loadEngine({ backend: "js" }); // same results as WASM, bit for bit; no build needed
   const out: LqGap[] = [];
   for (const setup of SETUPS) {
@@ -49,10 +52,10 @@ async function compare(shareDecimals?: number): Promise<LqGap[]> {
     const lqOf = new Map(w.jobs.filter((j) => w.queues.find((q) => q.name === j.queue)!.kind === "LQ").map((j) => [j.id, j.queue]));
     const run = results[setup];
     for (const policy of POLICIES) {
-      const r = simulate(w, { policy, engine, horizon: run.endTime, shareDecimals });
+      const r = simulate(w, { policy, engine, horizon: run.endTime, shareDecimals, starvationGuard });
       const admitted: Record<string, string> = {};
       w.queues.forEach((q, i) => { if (r.admissions[i]) admitted[q.name] = r.admissions[i]!.class; });
-      if (shareDecimals === undefined) (classes[setup] ??= {})[policy] = admitted;
+      if (shareDecimals === undefined && !starvationGuard) (classes[setup] ??= {})[policy] = admitted;
       const ours = new Map<string, number>();
       for (const j of r.jobs) if (j.outcome.status === "finished" && lqOf.has(j.id)) ours.set(j.id, j.completionTime!);
       const theirs = new Map<string, number>();
@@ -70,6 +73,9 @@ async function compare(shareDecimals?: number): Promise<LqGap[]> {
 
 let cached: Promise<LqGap[]> | null = null;
 const gaps = () => (cached ??= compare());
+let cachedGuarded: Promise<LqGap[]> | null = null;
+/** The same comparison with our default dispatch (its starvation guard on). */
+const guardedGaps = () => (cachedGuarded ??= compare(undefined, true));
 
 describe("IRFsim agreement (per-LQ average completion time, same jobs)", () => {
   it("the fixture's own numbers: IRFsim's per-LQ averages recomputed from its per-job records", () => {
@@ -135,8 +141,8 @@ describe("IRFsim agreement (per-LQ average completion time, same jobs)", () => {
   it("expiry on Fig. 10: 'volume' gives the default's ('window-or-volume') numbers; 'deadline' puts LQ-0 more than 10% above IRFsim", { timeout: 1_800_000 }, async () => {
     const engine = await loadEngine({ backend: "js" });
     const w = JSON.parse(readFileSync(new URL("fig10.workload.json", dir), "utf8")) as Workload;
-    const run = (expiry: string) => simulate(w, { policy: "bopf", engine, horizon: results.fig10.endTime, policyOptions: { expiry } }).jobs;
-    const byDefault = simulate(w, { policy: "bopf", engine, horizon: results.fig10.endTime }).jobs;
+    const run = (expiry: string) => simulate(w, { policy: "bopf", engine, horizon: results.fig10.endTime, policyOptions: { expiry }, starvationGuard: false }).jobs;
+    const byDefault = simulate(w, { policy: "bopf", engine, horizon: results.fig10.endTime, starvationGuard: false }).jobs;
     expect(run("volume")).toEqual(byDefault);
     const deadline = run("deadline");
     const lq0 = (jobs: typeof deadline) => {
@@ -171,7 +177,33 @@ describe("IRFsim agreement (per-LQ average completion time, same jobs)", () => {
       expect(g.finishedDiff, `${g.setup} ${g.policy} ${g.queue}`).toBe(0);
     }
   });
+
+  // Our default dispatch has a starvation guard (docs/policies/simulator.md, "Starvation guard");
+  // IRFsim's has none, so the comparisons above run ours without it. With it: 15 of 16 within 5%
+  // as without, the one miss N-BoPF's LQ-0 at +7.4% (+6.9% without), SP's three within 2.1%
+  // (0.0% without), the same LQ jobs finished (docs/reproduction-bopf.md, "The starvation guard").
+  it("with the starvation guard (our default): the same LQ jobs finished, as many within 5% as without it, none beyond 8%", { timeout: 1_800_000 }, async () => {
+    const all = await guardedGaps();
+    console.table(all.map((g) => ({ ...g, irfsim: +g.irfsim.toFixed(2), ours: +g.ours.toFixed(2), gap: `${(100 * g.gap).toFixed(1)}%` })));
+    for (const g of all) {
+      expect(Math.abs(g.finishedDiff), `${g.setup} ${g.policy} ${g.queue}`).toBeLessThanOrEqual(1);
+      expect(Math.abs(g.gap), `${g.setup} ${g.policy} ${g.queue}`).toBeLessThanOrEqual(GUARDED_GAP);
+    }
+    const within = (xs: LqGap[]) => xs.filter((g) => Math.abs(g.gap) <= 0.05).length;
+    expect(within(all)).toBeGreaterThanOrEqual(within(await gaps()));
+  });
+
+  // KNOWN FAILURE: with the starvation guard Fig. 10's LQ-0 averages 46.6 s under N-BoPF and under
+  // BoPF (a tie: one N-BoPF burst 1 s slower than without the guard, 46.4 s; IRFsim 43.4 s and
+  // 46.6 s), so the paper's "N-BoPF best for LQ-0" is not strict with our default dispatch.
+  it.fails("Fig. 11 with the starvation guard (ours): N-BoPF best for LQ-0", { timeout: 1_800_000 }, async () => {
+    const lq0 = (policy: string) => guardedGaps().then((all) => all.find((x) => x.setup === "fig10" && x.policy === policy && x.queue === "bursty0")!.ours);
+    expect(await lq0("nbopf")).toBeLessThan(await lq0("bopf"));
+  });
 });
+
+/** The largest |gap| with the starvation guard, rounded up: fig10 nbopf bursty0, +7.4%. */
+const GUARDED_GAP = 0.08;
 
 /** The largest |gap| measured on these fixtures with today's dispatch, rounded up (docs/reproduction-bopf.md). */
 const MEASURED_GAP = 0.07; // largest measured: fig10 nbopf bursty0, +6.9% (SP's +10.9% closed by its priority tiers)

@@ -5,7 +5,7 @@
 // it, the guaranteed phases run again, and killed tasks that fit again are revived; only then
 // may the elastic phase use what is left. Kills per point are bounded by the tasks running when
 // it began.
-import { Dispatcher } from "../../dispatch/dispatcher.js";
+import { Dispatcher, type DispatchOptions } from "../../dispatch/dispatcher.js";
 import type { Policy } from "../../policy/policy.js";
 import type { TaskRt } from "../runtime.js";
 import type { SimRun } from "../sim-run.js";
@@ -17,9 +17,9 @@ export class FillShares {
   private budget = 0;
   private readonly preempt: (() => void) | undefined;
 
-  constructor(private readonly run: SimRun, preemption: boolean, reservation = false, shareDecimals?: number) {
+  constructor(private readonly run: SimRun, preemption: boolean, dispatch: DispatchOptions = {}) {
     const cl = run.cl;
-    this.dispatcher = new Dispatcher(run.k, { reservation, shareDecimals });
+    this.dispatcher = new Dispatcher(run.k, dispatch);
     this.dispatcher.reset(cl.queues.length);
     cl.onChange = (q) => this.dispatcher.touch(cl, q.index);
     for (const q of cl.queues) this.dispatcher.touch(cl, q.index);
