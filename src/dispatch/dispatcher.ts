@@ -15,7 +15,7 @@
 // over the queues of one tier, so a higher tier gets only what no lower-tier queue could use.
 // `reservation` (off by default): while a guaranteed queue is below its target with runnable
 // tasks, queues that are not guaranteed start nothing (the old BoPF step; breaks work conservation).
-// `starvationGuard` (on by default): phase 2 reserves room for the head of its order when the
+// `starvationGuard` (off unless asked for; the live scheduler asks by default): phase 2 reserves room for the head of its order when the
 // head's next task does not fit (head-reservation.ts), so queues of small tasks behind it cannot
 // refill every gap before a large task fits.
 import { IndexedHeap } from "../des/indexed-heap.js";
@@ -42,7 +42,7 @@ export interface DispatchOptions {
   shareDecimals?: number;
   /**
    * Reserve room in the elastic phase for the head of the DRF order when its next task does not
-   * fit (head-reservation.ts): work conserving only on resources that task does not need (default true).
+   * fit (head-reservation.ts): work conserving only on resources that task does not need (default false).
    */
   starvationGuard?: boolean;
 }
@@ -76,7 +76,7 @@ export class Dispatcher {
     this.mins = Array.from({ length: k }, () => new IndexedHeap(16));
     this.reservation = options.reservation === true;
     this.shareScale = options.shareDecimals === undefined ? 0 : 10 ** options.shareDecimals;
-    this.hold = options.starvationGuard === false ? null : new HeadReservation();
+    this.hold = options.starvationGuard === true ? new HeadReservation() : null;
   }
 
   /** Re-keys queue `q` (after a change of its usage, runnable tasks, weight or rejection). */

@@ -111,14 +111,14 @@ export function reportOf(scenario: string, seed: number, params: Record<string, 
 
 /**
  * The simulator's own options as scenario params: preemption=0|1, updateInterval=seconds,
- * starvationGuard=0|1 (the dispatch's guard, default 1; in the result only when given).
+ * starvationGuard=0|1 (the dispatch's guard, default 0 as in the papers' dispatch; in the result only when given).
  */
 export function simParamsFrom(params: Record<string, string | number> | undefined): { preemption: boolean; updateInterval: number; starvationGuard?: boolean } {
   const preemption = numParam(params, "preemption", 0);
   if (preemption !== 0 && preemption !== 1) throw new InputError("--param preemption", `must be 0 or 1, got '${params?.preemption}'`);
   const updateInterval = numParam(params, "updateInterval", 0);
   if (!(updateInterval >= 0)) throw new InputError("--param updateInterval", `must be a number of seconds >= 0, got '${params?.updateInterval}'`);
-  const guard = numParam(params, "starvationGuard", 1);
+  const guard = numParam(params, "starvationGuard", 0);
   if (guard !== 0 && guard !== 1) throw new InputError("--param starvationGuard", `must be 0 or 1, got '${params?.starvationGuard}'`);
   return { preemption: preemption === 1, updateInterval, ...(params?.starvationGuard !== undefined ? { starvationGuard: guard === 1 } : {}) };
 }

@@ -29,7 +29,9 @@ export interface SimOptions {
   /**
    * Share policies: the dispatch's starvation guard (src/dispatch/head-reservation.ts): when the
    * head of the elastic phase's DRF order does not fit, queues behind it start only tasks that
-   * leave room for it on the resources it needs. Default true.
+   * leave room for it on the resources it needs. Default false: the simulator reproduces the
+   * papers' work-conserving online DRF (docs/policies/simulator.md, "Starvation guard"); the
+   * live scheduler guards by default.
    */
   starvationGuard?: boolean;
   /** Length of one time-series point: each is the average dominant share over its interval. Default: about 200 points. */

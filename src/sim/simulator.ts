@@ -80,7 +80,7 @@ export function simulate(workload: Workload, opts: SimOptions): SimResult {
     env.scheduleAt(0, { kind: "tick" });
   }
 
-  const fillShares = new FillShares(run, opts.preemption === true, { reservation: opts.reservation === true, shareDecimals: opts.shareDecimals, starvationGuard: opts.starvationGuard !== false });
+  const fillShares = new FillShares(run, opts.preemption === true, { reservation: opts.reservation === true, shareDecimals: opts.shareDecimals, starvationGuard: opts.starvationGuard === true });
   const stoppedAtHorizon = env.runInstants({
     until: horizon,
     advance: advanceTo,

@@ -9,10 +9,15 @@ const engine = backends[0][1]();
 
 /** The reduced `bopf` sweep (1, 8, 16 TQs; bursts 1x and 8x) for seeds 1-10, run once for every claim below. */
 const SEEDS = Array.from({ length: 10 }, (_, i) => i + 1);
-let sweeps: Array<ReturnType<NonNullable<ReturnType<typeof getScenario>>["run"]>> | null = null;
-const bySeed = () => (sweeps ??= SEEDS.map((seed) => getScenario("bopf")!.run({ seed, engine, params: { tqs: "1,8,16", scales: "1,8", tqJobs: 3, bursts: 3 } })));
-/** Per seed, column `name` of row `row` of table `table`. */
-const cell = (table: number, row: number, name: string) => bySeed().map((r) => r.tables[table].rows[row][r.tables[table].columns.indexOf(name)] as number);
+const sweeps = new Map<number, Array<ReturnType<NonNullable<ReturnType<typeof getScenario>>["run"]>>>();
+/** The sweep without (0, the default) or with (1) the dispatch's starvation guard. */
+const bySeed = (guard: 0 | 1) => {
+  let s = sweeps.get(guard);
+  if (!s) sweeps.set(guard, (s = SEEDS.map((seed) => getScenario("bopf")!.run({ seed, engine, params: { tqs: "1,8,16", scales: "1,8", tqJobs: 3, bursts: 3, ...(guard ? { starvationGuard: 1 } : {}) } }))));
+  return s;
+};
+/** Per seed, column `name` of row `row` of table `table` (guard: the starvation guard on). */
+const cell = (table: number, row: number, name: string, guard: 0 | 1 = 0) => bySeed(guard).map((r) => r.tables[table].rows[row][r.tables[table].columns.indexOf(name)] as number);
 const ratio = (a: number[], b: number[]) => a.map((x, i) => x / b[i]);
 
 // Every claim is over seeds 1-10 with a margin (test/helpers/over-seeds.ts: the 95% interval of
@@ -29,20 +34,30 @@ describe("BoPF scenarios over seeds 1-10", () => {
     expectAboveOverSeeds(ratio(cell(1, big, "TQ sp"), cell(1, big, "TQ bopf")), 1.05, "8x bursts: SP's TQ avg / BoPF's");
   });
 
-  // With 8x bursts every 300 s, over seeds 1-10 with the dispatch's starvation guard (default):
-  // SP's TQs 1.270 ± 0.033 [1.199, 1.353] times slower than DRF's (SP/BoPF the same). Without the
-  // guard 1.134 ± 0.032 [1.076, 1.230]: SP slowed the TQs, but not by 1.2x.
-  it("bopf: SP's TQs at least 1.2x slower than DRF's and BoPF's with 8x bursts", { timeout: 1_800_000 }, () => {
+  // KNOWN FAILURE (a paper magnitude under the default, work-conserving dispatch). With 8x bursts
+  // every 300 s, over seeds 1-10: SP's TQs 1.134 ± 0.032 [1.076, 1.230] times slower than DRF's:
+  // SP slows the TQs, but not by 1.2x. With the starvation guard 1.270 ± 0.033 [1.199, 1.353] (next).
+  it.fails("bopf: SP's TQs at least 1.2x slower than DRF's and BoPF's with 8x bursts", { timeout: 1_800_000 }, () => {
     expectAboveOverSeeds(ratio(cell(1, 1, "TQ sp"), cell(1, 1, "TQ drf")), 1.2, "8x bursts: SP's TQ avg / DRF's");
     expectAboveOverSeeds(ratio(cell(1, 1, "TQ sp"), cell(1, 1, "TQ bopf")), 1.2, "8x bursts: SP's TQ avg / BoPF's");
   });
 
-  // The paper's factors (Tables 3-4), over seeds 1-10 with the default dispatch (its starvation
-  // guard on): 2.520 ± 0.256 [1.945, 3.076] at 8 TQs and 5.095 ± 0.197 [4.804, 5.742] at 16
-  // (docs/reproduction-bopf.md). Without the guard 1.779 ± 0.186 and 2.943 ± 0.307: not by a margin.
-  it("bopf: the paper's factor of improvement over DRF (8 TQs > 1.8x, 16 TQs > 3x) with the default dispatch", { timeout: 1_800_000 }, () => {
+  it("bopf, starvation guard: SP's TQs at least 1.2x slower than DRF's and BoPF's with 8x bursts", { timeout: 1_800_000 }, () => {
+    expectAboveOverSeeds(ratio(cell(1, 1, "TQ sp", 1), cell(1, 1, "TQ drf", 1)), 1.2, "8x bursts: SP's TQ avg / DRF's");
+    expectAboveOverSeeds(ratio(cell(1, 1, "TQ sp", 1), cell(1, 1, "TQ bopf", 1)), 1.2, "8x bursts: SP's TQ avg / BoPF's");
+  });
+
+  // KNOWN FAILURE (the paper's factors, Tables 3-4, under the default, work-conserving dispatch):
+  // over seeds 1-10 1.779 ± 0.186 [1.362, 2.227] at 8 TQs and 2.943 ± 0.307 at 16: not by a margin.
+  // With the starvation guard 2.520 ± 0.256 [1.945, 3.076] and 5.095 ± 0.197 [4.804, 5.742] (next).
+  it.fails("bopf: the paper's factor of improvement over DRF (8 TQs > 1.8x, 16 TQs > 3x) with the default dispatch", { timeout: 1_800_000 }, () => {
     expectAboveOverSeeds(cell(0, 1, "x bopf vs drf"), 1.8, "8 TQs: BoPF over DRF");
     expectAboveOverSeeds(cell(0, 2, "x bopf vs drf"), 3, "16 TQs: BoPF over DRF");
+  });
+
+  it("bopf, starvation guard: the paper's factor of improvement over DRF (8 TQs > 1.8x, 16 TQs > 3x)", { timeout: 1_800_000 }, () => {
+    expectAboveOverSeeds(cell(0, 1, "x bopf vs drf", 1), 1.8, "8 TQs: BoPF over DRF");
+    expectAboveOverSeeds(cell(0, 2, "x bopf vs drf", 1), 3, "16 TQs: BoPF over DRF");
   });
 
   it("bopf-multi-lq: three LQs land hard, soft, elastic with the deciding condition", () => {

@@ -16,12 +16,12 @@ const engine = loadEngineSync();
 const runs = new Map<string, number[]>();
 
 /** Per seed, the LQ's average completion time with `tqs` TQs under `policy`. */
-function lqAvg(tqs: number, policy: string, reservation: boolean): number[] {
+function lqAvg(tqs: number, policy: string, reservation: boolean, starvationGuard = false): number[] {
   if (policy === "drf") reservation = false; // DRF guarantees no queue: the option changes nothing
-  const key = `${tqs}/${policy}/${reservation}`;
+  const key = `${tqs}/${policy}/${reservation}/${starvationGuard}`;
   let xs = runs.get(key);
   if (!xs) {
-    xs = SEEDS.map((seed) => simulate(bopfWorkload({ tqs, bursts: 3, tqJobs: 4 }, seed), { policy, engine, reservation }).metrics.classes.LQ.avgCompletion!);
+    xs = SEEDS.map((seed) => simulate(bopfWorkload({ tqs, bursts: 3, tqJobs: 4 }, seed), { policy, engine, reservation, starvationGuard }).metrics.classes.LQ.avgCompletion!);
     runs.set(key, xs);
   }
   return xs;
@@ -30,14 +30,20 @@ const ratio = (a: number[], b: number[]) => a.map((x, i) => x / b[i]);
 const diff = (a: number[], b: number[]) => a.map((x, i) => x - b[i]);
 
 describe("BoPF paper shape under DRF and SP, over seeds 1-10", () => {
-  // The paper's magnitudes under the default dispatch, which has the starvation guard (issue 19;
-  // docs/reproduction-bopf.md): over seeds 1-10 (DRF/SP, mean ± 95% interval [min, max]) 8 TQs
-  // 3.043 ± 0.135 [2.754, 3.403], 16 TQs 5.334 ± 0.180 [5.020, 5.804]. Without the guard the shape
-  // held but not the magnitude (1.939 ± 0.172 and 2.964 ± 0.298): SP's LQ, blocked at the head of
-  // the elastic order, saw TQ tasks take the room its tasks waited for.
-  it("default dispatch: the paper's magnitude (8 TQs: DRF/SP > 2.5, 16 TQs: > 4)", { timeout: 1_800_000 }, () => {
+  // KNOWN FAILURE (the paper's magnitude under the default, work-conserving dispatch: the shape
+  // holds, next test, but not the magnitude). Over seeds 1-10 (DRF/SP, mean ± 95% interval
+  // [min, max]): 8 TQs 1.939 ± 0.172 [1.439, 2.201], 16 TQs 2.964 ± 0.298 [2.119, 3.587]: SP's LQ,
+  // blocked at the head of the elastic order, sees TQ tasks take the room its tasks wait for.
+  it.fails("default dispatch: the paper's magnitude (8 TQs: DRF/SP > 2.5, 16 TQs: > 4)", { timeout: 1_800_000 }, () => {
     expectAboveOverSeeds(ratio(lqAvg(8, "drf", false), lqAvg(8, "sp", false)), 2.5, "8 TQs, DRF/SP");
     expectAboveOverSeeds(ratio(lqAvg(16, "drf", false), lqAvg(16, "sp", false)), 4, "16 TQs, DRF/SP");
+  });
+
+  // With the dispatch's starvation guard (starvationGuard: true; docs/policies/simulator.md) the
+  // blocked LQ's room is held: 8 TQs 3.043 ± 0.135 [2.754, 3.403], 16 TQs 5.334 ± 0.180 [5.020, 5.804].
+  it("starvation guard: the paper's magnitude (8 TQs: DRF/SP > 2.5, 16 TQs: > 4)", { timeout: 1_800_000 }, () => {
+    expectAboveOverSeeds(ratio(lqAvg(8, "drf", false, true), lqAvg(8, "sp", false, true)), 2.5, "8 TQs, DRF/SP");
+    expectAboveOverSeeds(ratio(lqAvg(16, "drf", false, true), lqAvg(16, "sp", false, true)), 4, "16 TQs, DRF/SP");
   });
 
   it("default dispatch: SP's LQ well below DRF's at 8 and 16 TQs, and the gap grows with the TQs", { timeout: 1_800_000 }, () => {
@@ -56,12 +62,11 @@ describe("BoPF paper shape under DRF and SP, over seeds 1-10", () => {
     for (let i = 0; i < COUNTS.length; i++) expectAboveOverSeeds(ratio(drf[4], sp[i]), 3, `DRF at 16 TQs / SP at ${COUNTS[i]}`);
   });
 
-  // The paper's magnitudes with the reservation reading (unguaranteed queues start nothing while
-  // a guaranteed LQ is below its guarantee) and the starvation guard (default): over seeds 1-10
-  // 8 TQs 3.043 ± 0.135 [2.754, 3.403], 16 TQs 5.334 ± 0.180 [5.020, 5.804]. Without the guard the
-  // means were above the bounds but not by a margin (2.578 ± 0.178, 7 of 10 seeds above 2.5;
-  // 4.200 ± 0.234, 8 of 10 above 4): DRF's LQ, the comparison's other side, was faster.
-  it("reservation reading: the paper's magnitude (8 TQs: DRF/SP > 2.5, 16 TQs: > 4)", { timeout: 1_800_000 }, () => {
+  // KNOWN FAILURE (the paper's magnitudes with the reservation reading, unguaranteed queues
+  // start nothing while a guaranteed LQ is below its guarantee, without the starvation guard):
+  // over seeds 1-10 the means are above the bounds but not by a margin: 8 TQs 2.578 ± 0.178
+  // [2.113, 2.914] (7 of 10 seeds above 2.5), 16 TQs 4.200 ± 0.234 [3.648, 4.721] (8 of 10 above 4).
+  it.fails("reservation reading: the paper's magnitude (8 TQs: DRF/SP > 2.5, 16 TQs: > 4)", { timeout: 1_800_000 }, () => {
     expectAboveOverSeeds(ratio(lqAvg(8, "drf", true), lqAvg(8, "sp", true)), 2.5, "8 TQs, DRF/SP");
     expectAboveOverSeeds(ratio(lqAvg(16, "drf", true), lqAvg(16, "sp", true)), 4, "16 TQs, DRF/SP");
   });

@@ -7,8 +7,8 @@
 // ours. Both runs stop at IRFsim's SIM_END_TIME (our `horizon`); averages are over the LQ jobs
 // both finished before it (the sets are also compared: at most one job apart per LQ).
 // Deterministic: one run per setup and policy, no seeds involved.
-// Like IRFsim's dispatch, ours runs without its starvation guard (`starvationGuard: false`) and
-// without preemption; the guard's effect on the same comparison is checked at the end.
+// Like IRFsim's dispatch, ours runs without its starvation guard (`starvationGuard: false`, the
+// simulator's default) and without preemption; the guard's effect is checked at the end.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { loadEngine } from "../../src/index.js";
@@ -74,7 +74,7 @@ async function compare(shareDecimals?: number, starvationGuard = false): Promise
 let cached: Promise<LqGap[]> | null = null;
 const gaps = () => (cached ??= compare());
 let cachedGuarded: Promise<LqGap[]> | null = null;
-/** The same comparison with our default dispatch (its starvation guard on). */
+/** The same comparison with the dispatch's starvation guard on (the live scheduler's default). */
 const guardedGaps = () => (cachedGuarded ??= compare(undefined, true));
 
 describe("IRFsim agreement (per-LQ average completion time, same jobs)", () => {
@@ -178,11 +178,11 @@ describe("IRFsim agreement (per-LQ average completion time, same jobs)", () => {
     }
   });
 
-  // Our default dispatch has a starvation guard (docs/policies/simulator.md, "Starvation guard");
-  // IRFsim's has none, so the comparisons above run ours without it. With it: 15 of 16 within 5%
+  // The dispatch's optional starvation guard (docs/policies/simulator.md, "Starvation guard"; off
+  // in the simulator by default, on in the live scheduler); IRFsim's has none. With it: 15 of 16 within 5%
   // as without, the one miss N-BoPF's LQ-0 at +7.4% (+6.9% without), SP's three within 2.1%
   // (0.0% without), the same LQ jobs finished (docs/reproduction-bopf.md, "The starvation guard").
-  it("with the starvation guard (our default): the same LQ jobs finished, as many within 5% as without it, none beyond 8%", { timeout: 1_800_000 }, async () => {
+  it("with the starvation guard: the same LQ jobs finished, as many within 5% as without it, none beyond 8%", { timeout: 1_800_000 }, async () => {
     const all = await guardedGaps();
     console.table(all.map((g) => ({ ...g, irfsim: +g.irfsim.toFixed(2), ours: +g.ours.toFixed(2), gap: `${(100 * g.gap).toFixed(1)}%` })));
     for (const g of all) {
@@ -195,7 +195,7 @@ describe("IRFsim agreement (per-LQ average completion time, same jobs)", () => {
 
   // KNOWN FAILURE: with the starvation guard Fig. 10's LQ-0 averages 46.6 s under N-BoPF and under
   // BoPF (a tie: one N-BoPF burst 1 s slower than without the guard, 46.4 s; IRFsim 43.4 s and
-  // 46.6 s), so the paper's "N-BoPF best for LQ-0" is not strict with our default dispatch.
+  // 46.6 s), so the paper's "N-BoPF best for LQ-0" is not strict with the guard.
   it.fails("Fig. 11 with the starvation guard (ours): N-BoPF best for LQ-0", { timeout: 1_800_000 }, async () => {
     const lq0 = (policy: string) => guardedGaps().then((all) => all.find((x) => x.setup === "fig10" && x.policy === policy && x.queue === "bursty0")!.ours);
     expect(await lq0("nbopf")).toBeLessThan(await lq0("bopf"));
