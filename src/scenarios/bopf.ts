@@ -10,7 +10,8 @@ import type { Scenario, Series } from "./scenario.js";
 import { simulate, type SimResult } from "../sim/simulator.js";
 import { improvement } from "../des/stats.js";
 import { BOPF_DEFAULTS, bopfWorkload, type BopfWorkloadParams } from "../workloads/bopf.js";
-import { checkPolicies, numParam } from "./common.js";
+import { checkPolicies, numParam, simParamsFrom } from "./common.js";
+import { SIM_PARAMS } from "./params.js";
 import { listParam } from "../bopf/scenario-params.js";
 
 export interface BopfSweepPoint {
@@ -22,12 +23,13 @@ export interface BopfSweepPoint {
 export function sweep(
   engine: Engine, seed: number, policies: string[], xs: number[], make: (x: number) => Partial<BopfWorkloadParams>,
   onDone?: () => void,
+  sim: ReturnType<typeof simParamsFrom> = { preemption: false, updateInterval: 0 },
 ): BopfSweepPoint[] {
   return xs.map((x) => {
     const w = bopfWorkload(make(x), seed);
     const results: Record<string, SimResult> = {};
     for (const p of policies) {
-      results[p] = simulate(w, { policy: p, engine, seed });
+      results[p] = simulate(w, { policy: p, engine, seed, ...sim });
       onDone?.();
     }
     return { x, results };
@@ -74,7 +76,7 @@ export const bopfScenario: Scenario = {
   name: "bopf",
   description: "BoPF vs DRF and SP: 1 LQ + N TQs (N = 1..32, Tables 3-4) and LQ burst scaling with 8 TQs (Fig. 9)",
   defaultPolicies: ["drf", "sp", "bopf"],
-  params: ["tqJobs", "bursts", "period", "tqs", "scales", "fig9Period", "fig9Bursts"],
+  params: ["tqJobs", "bursts", "period", "tqs", "scales", "fig9Period", "fig9Bursts", ...SIM_PARAMS],
   run({ policies, seed, params, engine, onProgress }) {
     const pols = policies ?? this.defaultPolicies;
     checkPolicies(pols);
@@ -88,7 +90,8 @@ export const bopfScenario: Scenario = {
     const total = pols.length * (tqs.length + scales.length);
     let done = 0;
     const tick = () => onProgress?.(++done / total);
-    const a = sweep(engine, seed, pols, tqs, (n) => ({ ...base, tqs: n }), tick);
+    const sim = simParamsFrom(params);
+    const a = sweep(engine, seed, pols, tqs, (n) => ({ ...base, tqs: n }), tick, sim);
     // Fig. 9 is the paper's cluster experiment, whose LQ period is 300 s (simulations use
     // 1000 s): large bursts then take most of each period, which is what hurts TQs under SP.
     const fig9: Partial<BopfWorkloadParams> = {
@@ -96,14 +99,14 @@ export const bopfScenario: Scenario = {
       period: numParam(params, "fig9Period", 300),
       bursts: numParam(params, "fig9Bursts", params?.bursts !== undefined ? base.bursts! : 12),
     };
-    const b = sweep(engine, seed, pols, scales, (s) => ({ ...fig9, tqs: 8, lqScale: s }), tick);
+    const b = sweep(engine, seed, pols, scales, (s) => ({ ...fig9, tqs: 8, lqScale: s }), tick, sim);
     const metrics = (pts: BopfSweepPoint[]) => pts.map((pt) => ({
       x: pt.x,
       ...Object.fromEntries(Object.entries(pt.results).map(([p, r]) => [p, { LQ: r.metrics.classes.LQ, TQ: r.metrics.classes.TQ, admissions: r.admissions }])),
     }));
     return {
       scenario: "bopf", seed, policies: pols,
-      params: { ...BOPF_DEFAULTS, ...base, tqs, scales, fig9Period: fig9.period, fig9Bursts: fig9.bursts },
+      params: { ...BOPF_DEFAULTS, ...base, tqs, scales, fig9Period: fig9.period, fig9Bursts: fig9.bursts, ...sim },
       tables: [lqTable(a, pols), tqTable(b, pols)],
       charts: {
         "LQ factor of improvement over DRF vs number of TQs": improvementSeries(a, pols, lqAvg),
