@@ -128,7 +128,7 @@ export class IndexedHeap {
     this.unlower(id);
     this.hkey[p] = key;
     this.htie[p] = tie;
-    if (key > hk || key === hk) this.down(p);
+    if (key >= hk) this.down(p);
     else { this.up(p); this.down(this.pos[id]); } // NaN on either side: no order to go by
   }
 

@@ -78,11 +78,16 @@ export class TaskSlots {
     this.demand[s] = undefined;
     this.id[s] = undefined;
     this.job[s] = undefined;
+    this.pushFree(s);
+    this.count--;
+  }
+
+  /** Puts slot s at the head of the free list. */
+  private pushFree(s: number): void {
     this.prev[s] = -1;
     this.next[s] = this.freeHead;
     if (this.freeHead >= 0) this.prev[this.freeHead] = s;
     this.freeHead = s;
-    this.count--;
   }
 
   private unlinkFree(s: number): void {
@@ -111,10 +116,7 @@ export class TaskSlots {
       this.demand.push(undefined);
       this.id.push(undefined);
       this.job.push(undefined);
-      this.prev[s] = -1;
-      this.next[s] = this.freeHead;
-      if (this.freeHead >= 0) this.prev[this.freeHead] = s;
-      this.freeHead = s;
+      this.pushFree(s);
     }
   }
 }

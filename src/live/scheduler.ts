@@ -445,7 +445,7 @@ export class Scheduler {
     let newJob = false;
     let jobName = "";
     if (this.events || job !== undefined) {
-      jobName = job ?? this.idOf(s);
+      jobName = job ?? slots.idOf(s);
       let j = q.jobs.get(jobName);
       if (!j) { j = { left: 0, arrival: time }; q.jobs.set(jobName, j); newJob = true; }
       j.left++;
@@ -487,21 +487,13 @@ export class Scheduler {
   /** A task's id: the string API's, or the handle as a decimal string (snapshots, events, removeQueue). */
   private taskInput(s: number): TaskInput {
     const slots = this.state.slots;
-    const id = this.idOf(s);
+    const id = slots.idOf(s);
     const o: TaskInput = { id, demand: Array.from(slots.demand[s]!) };
     if (!Number.isNaN(slots.estimate[s])) o.estimate = slots.estimate[s];
     const job = slots.job[s];
     if (job !== undefined && job !== id) o.job = job;
     if (slots.burst[s] >= 0) o.burst = slots.burst[s];
     return o;
-  }
-
-  private idOf(s: number): string {
-    return this.state.slots.idOf(s);
-  }
-
-  private jobOf(s: number): string {
-    return this.state.slots.jobOf(s);
   }
 
   /** Cancels a waiting or running task (a running one frees its resources). */
@@ -562,7 +554,7 @@ export class Scheduler {
     const started: Started[] = new Array(this.startedCount);
     for (let i = 0; i < this.startedCount; i++) {
       const s = this.startedSlots[i];
-      started[i] = { id: this.idOf(s), queue: slots.queue[s]!.spec.name };
+      started[i] = { id: slots.idOf(s), queue: slots.queue[s]!.spec.name };
     }
     return started;
   }
@@ -706,7 +698,7 @@ export class Scheduler {
     if (id !== undefined) this.tasks.delete(id);
     this.addUsage(q, slots.demand[s]!, -1);
     if (this.events) {
-      this.emit({ type: "taskEnd", time, queue: q.index, job: this.jobOf(s), stage: 0, task: 0, started: slots.started[s] });
+      this.emit({ type: "taskEnd", time, queue: q.index, job: slots.jobOf(s), stage: 0, task: 0, started: slots.started[s] });
       if (q.openBurst && slots.burst[s] === q.openBurst.index) q.openBurst.finishedTasks++;
     }
     // a job ends with its last task for every policy (a later task of that name is a new job, as after a restore)
@@ -718,7 +710,7 @@ export class Scheduler {
   private jobTaskGone(s: number, time: number): void {
     const q = this.state.slots.queue[s]!;
     if (!q.hasJobs) return;
-    const job = this.jobOf(s);
+    const job = this.state.slots.jobOf(s);
     const j = q.jobs.get(job);
     if (!j || --j.left > 0) return;
     q.jobs.delete(job);
