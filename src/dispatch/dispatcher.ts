@@ -52,7 +52,9 @@ export class Dispatcher {
   /**
    * Per resource, the queues of `heap` (and those set aside) keyed by their next task's demand on it:
    * when what is free on some resource is below every such demand, nothing can start (an exact
-   * cut-off, so a full cluster costs O(K) per point instead of a pass over the waiting queues).
+   * cut-off, so a full cluster costs O(K) per point instead of a pass over the waiting queues;
+   * with the starvation guard and priority tiers, plus setting aside the other tiers' queues above
+   * the lowest tier's head, which the guard reserves for).
    */
   private mins: IndexedHeap[];
   private targets = new Float64Array(0);
@@ -292,7 +294,14 @@ export class Dispatcher {
       const other = tiers !== null && tiers[q] !== tier;
       if (this.nothingFits(state)) {
         // the head's task does not fit either (with nothing reserved yet the cut-off is exact)
-        if (hold !== null && !other) {
+        if (hold !== null) {
+          // the guard reserves for this tier's head, so queues of other tiers above it are set
+          // aside first: a point that starts nothing must leave the reservation as it was
+          if (other) {
+            heap.remove(q);
+            aside.push(q);
+            continue;
+          }
           q = hold.prefer(heap, q, tiers, tier);
           if (!(guarded && this.classes[q] === ELASTIC)) hold.blocked(q, state.queues[q].nextTask!);
         }
