@@ -36,7 +36,7 @@
 // instant of its windows (window-overlap.ts), not only next to their summed peak rates.
 import type { Engine } from "../engine/engine.js";
 import { InputError, describeValue } from "../errors.js";
-import type { BurstSpec, Workload } from "../policy/model.js";
+import type { BurstSpec, QueueSpec, Workload } from "../policy/model.js";
 import type { ClusterState, Policy, PolicyActions, PolicyContext, SimEvent } from "../policy/policy.js";
 import { BopfAdmissionControl, type BopfAdmission, type BopfClass } from "./admission.js";
 import { allocateInstant, type InstantQueue } from "./allocate.js";
@@ -97,6 +97,9 @@ export class BopfPolicy implements Policy {
   private readonly postBurst: BopfPostBurst;
   private readonly resourceCondition: "max-rate" | "exact-overlap";
   private admitted = 0;
+  /** The admission control after admitting the queues in order, and the hard LQs' bursts (appendQueue goes on from them). */
+  private control!: BopfAdmissionControl;
+  private hardBursts: Array<readonly BurstSpec[]> = [];
 
   constructor(options: BopfPolicyOptions = {}) {
     this.variant = options.variant ?? "bopf";
@@ -114,7 +117,8 @@ export class BopfPolicy implements Policy {
 
   init(ctx: PolicyContext): void {
     this.engine = ctx.engine;
-    this.workload = ctx.workload;
+    // its own queue list, which appendQueue extends
+    this.workload = { ...ctx.workload, queues: [...ctx.workload.queues] };
     const w = ctx.workload;
     const ac = new BopfAdmissionControl(w.capacity, { variant: this.variant, resources: w.resources });
     const first = new Float64Array(w.queues.length).fill(Infinity);
@@ -124,23 +128,44 @@ export class BopfPolicy implements Policy {
       if (i !== undefined) first[i] = Math.min(first[i], j.arrival);
     }
     const order = w.queues.map((_, i) => i).sort((a, b) => (first[a] === first[b] ? a - b : first[a] < first[b] ? -1 : 1));
+    this.control = ac;
+    this.hardBursts = [];
     this.admissions = new Array(w.queues.length);
-    const hardBursts: Array<readonly BurstSpec[]> = [];
-    for (const i of order) {
-      const q = w.queues[i];
-      const a = ac.admit({ name: q.name, kind: q.kind, bursts: q.bursts ?? [] }, `queues[${i}]`);
-      // a plain object (detail included) so reports can spread and serialise it
-      this.admissions[i] = { class: a.class, reason: a.reason, detail: a.detail };
-      if (this.resourceCondition === "exact-overlap" && q.kind === "LQ" && (a.class === "hard" || a.reason === "resource")) {
-        this.admissions[i] = this.exactOverlap(w.capacity, hardBursts, q.bursts ?? []);
-      }
-      if (this.admissions[i].class === "hard") hardBursts.push(q.bursts ?? []);
-    }
+    for (const i of order) this.admissions[i] = this.admit(w.queues[i], i);
     this.series = w.queues.map((q) => (q.kind === "LQ" ? ac.seriesOf(q.name) : null));
     this.open = w.queues.map(() => null);
     this.sampler = new UsageSampler(w.queues.length, w.capacity.length);
     for (const a of this.admissions) this.classCount[a.class]++;
     this.admitted = this.admissions.length - this.classCount.rejected;
+  }
+
+  /** Admits queue `q` (index i) after the ones admitted so far; a refused input changes nothing. */
+  private admit(q: QueueSpec, i: number): BopfAdmission {
+    const a = this.control.admit({ name: q.name, kind: q.kind, bursts: q.bursts ?? [] }, `queues[${i}]`);
+    // a plain object (detail included) so reports can spread and serialise it
+    let out: BopfAdmission = { class: a.class, reason: a.reason, detail: a.detail };
+    if (this.resourceCondition === "exact-overlap" && q.kind === "LQ" && (a.class === "hard" || a.reason === "resource")) {
+      out = this.exactOverlap(this.workload.capacity, this.hardBursts, q.bursts ?? []);
+    }
+    if (out.class === "hard") this.hardBursts.push(q.bursts ?? []);
+    return out;
+  }
+
+  /**
+   * A queue joins last (the live scheduler's addQueue): admitted after the others, as a rebuild
+   * would (the admission order of queues with no jobs is the queue order), with no open guarantee
+   * and nothing consumed.
+   */
+  appendQueue(spec: QueueSpec): void {
+    const i = this.workload.queues.length;
+    const a = this.admit(spec, i);
+    this.workload.queues.push(spec);
+    this.admissions.push(a);
+    this.series.push(spec.kind === "LQ" ? this.control.seriesOf(spec.name) : null);
+    this.open.push(null);
+    this.sampler.addQueue();
+    this.classCount[a.class]++;
+    if (a.class !== "rejected") this.admitted++;
   }
 
   /**
@@ -157,8 +182,9 @@ export class BopfPolicy implements Policy {
     return this.admissions[queue];
   }
 
-  onEvent(ev: SimEvent, _state: ClusterState, actions: PolicyActions): void {
+  onEvent(ev: SimEvent, state: ClusterState, actions: PolicyActions): void {
     this.sampler.attach(actions);
+    if (ev.type === "taskEnd") this.sampler.advance(state, false);
     if (ev.type === "burstStart") {
       const s = this.series[ev.queue];
       const cls = this.admissions[ev.queue].class;

@@ -87,8 +87,9 @@ export class MbvtPolicy implements Policy {
     });
   }
 
-  onEvent(ev: SimEvent, _state: ClusterState, actions: PolicyActions): void {
+  onEvent(ev: SimEvent, state: ClusterState, actions: PolicyActions): void {
     this.sampler.attach(actions);
+    if (ev.type === "taskEnd") this.sampler.advance(state, false);
     if (ev.type !== "tick") this.changed = true;
   }
 

@@ -1,11 +1,13 @@
 // Integrates each queue's real resource usage over time for policies that need what a
 // queue has consumed (BoPF: a burst's remaining volume; M-BVT: virtual time).
 //
-// Usage only changes at scheduling points (task ends, then task starts), so it is constant
-// between two consecutive ones. A policy sees the state *before* the starts of a point, so
-// the sampler asks the simulator for a wake-up at the same instant (once per instant): the
-// policy is consulted again after the starts, and that reading is the usage that holds
-// until the next point. Integrate with `advance` at every consultation.
+// Usage changes when tasks start (at scheduling points) and when they end. A policy sees the
+// state *before* the starts of a point, so the sampler asks the simulator for a wake-up at the
+// same instant (once per instant): the policy is consulted again after the starts, and that
+// reading is the usage that holds until the next change. Integrate with `advance` at every
+// consultation and at every task end (the simulator follows a task end with a point at once;
+// a live host may finish tasks long before its next schedule(), and the usage held until then
+// is the one after the end).
 import type { ClusterState, PolicyActions } from "../policy/policy.js";
 import { InputError, describeValue } from "../errors.js";
 import { byQueueName, stateByQueue, stateNumber, stateObject, stateTimeOrNever, stateVector } from "../policy/state-check.js";
@@ -14,12 +16,12 @@ import { byQueueName, stateByQueue, stateNumber, stateObject, stateTimeOrNever, 
 interface SampledQueue { volume: Float64Array; domTime: number; last: Float64Array }
 
 export class UsageSampler {
-  /** Resource·seconds consumed per queue, queue-major N*K. */
-  readonly volume: Float64Array;
-  /** Integral of dominant share (of capacity) per queue: share·seconds. */
-  readonly domTime: Float64Array;
-  private readonly last: Float64Array;
-  private readonly n: number;
+  /** Resource·seconds consumed per queue, queue-major N*K (longer when grown by addQueue: read it afresh each time). */
+  volume: Float64Array;
+  /** Integral of dominant share (of capacity) per queue: share·seconds (as `volume`, read it afresh). */
+  domTime: Float64Array;
+  private last: Float64Array;
+  private n: number;
   readonly k: number;
   private lastTime = 0;
   private wokenAt = -Infinity;
@@ -61,6 +63,18 @@ export class UsageSampler {
     }
   }
 
+  /** One more queue, last, that consumed nothing (Policy.appendQueue): amortised O(K), the arrays grow by doubling. */
+  addQueue(): void {
+    const n = this.n + 1, k = this.k;
+    if (n > this.domTime.length) {
+      const size = Math.max(16, 2 * n);
+      this.volume = grownTo(this.volume, size * k);
+      this.last = grownTo(this.last, size * k);
+      this.domTime = grownTo(this.domTime, size);
+    }
+    this.n = n;
+  }
+
   /** Plain JSON keyed by queue name (Policy.exportState). */
   exportState(names: readonly string[]): Record<string, unknown> {
     const k = this.k;
@@ -98,4 +112,11 @@ export class UsageSampler {
       this.domTime[i] = q.domTime;
     });
   }
+}
+
+/** A copy of `a` in a zeroed array of length `size`. */
+function grownTo(a: Float64Array, size: number): Float64Array {
+  const b = new Float64Array(size);
+  b.set(a);
+  return b;
 }

@@ -20,11 +20,11 @@
 // refill every gap before a large task fits.
 import { IndexedHeap } from "../des/indexed-heap.js";
 import { HeadReservation } from "./head-reservation.js";
+import { exceeds, fits } from "./fit.js";
 import type { ClusterState, Policy } from "../policy/policy.js";
 
 /** Relative slack when comparing a usage with a target or the capacity. */
 export const DISPATCH_EPS = 1e-9;
-const FIT_EPS = 1e-12;
 
 /** Guarantee classes a policy reports per queue (Policy.guaranteed). */
 export const ELASTIC = 0;
@@ -354,7 +354,7 @@ export class Dispatcher {
       if (top < 0) continue;
       const min = m.key[top];
       const held = min > 0 && this.hold !== null ? this.hold.heldOn(r) : 0;
-      if (state.used[r] + min + held > state.capacity[r] * (1 + FIT_EPS)) return true;
+      if (exceeds(state.used[r] + min, held, state.capacity[r])) return true;
     }
     return false;
   }
@@ -371,10 +371,4 @@ function grown(old: IndexedHeap, n: number): IndexedHeap {
   next.tie.set(old.tie);
   for (let i = 0; i < old.key.length; i++) if (old.has(i)) next.insert(i);
   return next;
-}
-
-/** The task fits in what is free now. */
-export function fits(state: ClusterState, task: ArrayLike<number>): boolean {
-  for (let r = 0; r < task.length; r++) if (state.used[r] + task[r] > state.capacity[r] * (1 + FIT_EPS)) return false;
-  return true;
 }

@@ -12,8 +12,7 @@
 // would let the others refill the room at every point.
 import type { IndexedHeap } from "../des/indexed-heap.js";
 import type { ClusterState } from "../policy/policy.js";
-
-const FIT_EPS = 1e-12;
+import { exceeds } from "./fit.js";
 
 export class HeadReservation {
   /** The reserved task's demand this point, or null when nothing is reserved yet. */
@@ -63,7 +62,7 @@ export class HeadReservation {
     const held = this.task;
     if (held === null) return true;
     for (let r = 0; r < task.length; r++) {
-      if (task[r] > 0 && held[r] > 0 && state.used[r] + task[r] + held[r] > state.capacity[r] * (1 + FIT_EPS)) return false;
+      if (task[r] > 0 && held[r] > 0 && exceeds(state.used[r] + task[r], held[r], state.capacity[r])) return false;
     }
     return true;
   }

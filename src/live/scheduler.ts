@@ -10,7 +10,8 @@ import type { Engine } from "../engine/engine.js";
 import { loadEngineSync } from "../engine/load.js";
 import { InputError, describeValue } from "../errors.js";
 import { Rng } from "../des/random.js";
-import { Dispatcher, fits } from "../dispatch/dispatcher.js";
+import { Dispatcher } from "../dispatch/dispatcher.js";
+import { fits } from "../dispatch/fit.js";
 import type { QueueSpec } from "../policy/model.js";
 import type { Admission, ClusterState, Policy, PolicyActions, PolicyFactory, PolicyState, QueueState, SimEvent } from "../policy/policy.js";
 import { BUILTIN_POLICIES } from "../policies/index.js";
@@ -192,12 +193,16 @@ export class Scheduler {
   /**
    * After a call's checks: the policy built for the current queues, due timers fired, the clock at
    * `time`. A timer due exactly now fires only at a scheduling point (`point`): as in the simulator,
-   * an instant's submits come before its burst ends.
+   * an instant's submits come before its burst ends. `queueSet`: the call only changes queues
+   * (addQueue, updateQueue), so the policy is rebuilt only if a timer fires now.
    */
-  private begin(time: number, point = false): void {
-    // a policy without events is needed only where it decides (points, shares): a run of
-    // addQueue + submit calls builds it once
-    if (this.stale && (this.events || point)) this.bind();
+  private begin(time: number, point = false, queueSet = false): void {
+    const due = this.timers.length > 0 && (this.timers[0].time < time || (point && this.timers[0].time === time));
+    // the policy is needed only where it hears of something (an event) or decides (points,
+    // shares): a run of addQueue calls (and, for a policy without events, of submits too) builds
+    // it once. Deferring is exact because the policy it replaces heard nothing in between, so what
+    // it carries over is the same then as now.
+    if (this.stale && (point || (this.events && (due || !queueSet)))) this.bind();
     while (this.timers.length > 0 && (this.timers[0].time < time || (point && this.timers[0].time === time))) {
       const tm = this.timers.shift()!;
       this.state.time = tm.time;
@@ -314,22 +319,37 @@ export class Scheduler {
     if (this.byName.has(name)) throw new InputError("name", `queue '${name}' exists already`);
     const spec = queueSpec(name, options, "options", this.k);
     const time = this.now();
-    this.begin(time);
+    this.begin(time, false, true);
+    // a built, current policy that can take a newcomer as its last queue is not rebuilt (BoPF: O(1) admission work)
+    const append = !this.stale && this.built && this.carried === null && typeof this.policy.appendQueue === "function";
     const q = new LiveQueue(this.state.queues.length, spec, time, this.state.slots);
     this.state.push(q);
     this.byName.set(name, q);
     this.setSpec(q, spec);
-    this.stale = true;
-    if (typeof this.policy.admission === "function") {
-      this.bindOrUndo(() => {
-        this.byName.delete(name);
-        this.minQueues = this.minQueues.filter((x) => x !== q);
-        this.state.remove(q.index);
-        this.admissions.delete(q);
-        this.dispatcher.reset(this.state.queues.length, q.index);
-        for (const x of this.state.queues) this.dispatcher.touch(this.state, x.index);
-      });
-    } else this.dispatcher.touch(this.state, q.index);
+    const undo = () => {
+      this.byName.delete(name);
+      this.minQueues = this.minQueues.filter((x) => x !== q);
+      this.state.remove(q.index);
+      this.admissions.delete(q);
+      this.dispatcher.reset(this.state.queues.length, q.index);
+      for (const x of this.state.queues) this.dispatcher.touch(this.state, x.index);
+    };
+    if (append) {
+      try {
+        this.policy.appendQueue!(spec);
+      } catch (e) {
+        undo();
+        throw e;
+      }
+      const a = this.policy.admission?.(q.index);
+      this.admissions.set(q, a ? { class: a.class, reason: a.reason } : { class: "admitted", reason: `${this.policyName} admits every queue` });
+      q.rejected = a?.class === "rejected";
+      this.dispatcher.touch(this.state, q.index);
+    } else {
+      this.stale = true;
+      if (typeof this.policy.admission === "function") this.bindOrUndo(undo);
+      else this.dispatcher.touch(this.state, q.index);
+    }
     return { ...(this.admissions.get(q) ?? { class: "admitted", reason: `${this.policyName} admits every queue` }) };
   }
 
@@ -341,7 +361,7 @@ export class Scheduler {
     const spec = queueSpec(name, { ...specOptions(q.spec), ...options }, "options", this.k);
     if (spec.kind !== "LQ" && q.openBurst) throw new InputError("options.kind", `queue '${name}' has an open burst: it stays an LQ until the burst ends`);
     const time = this.now();
-    this.begin(time);
+    this.begin(time, false, true);
     const before = q.spec;
     this.setSpec(q, spec);
     this.stale = true;
@@ -367,7 +387,9 @@ export class Scheduler {
     this.dispatcher.reset(this.state.queues.length, index);
     for (const x of this.state.queues) this.dispatcher.touch(this.state, x.index);
     this.stale = true;
-    if (typeof this.policy.admission === "function") this.bind();
+    // rebuilt now by a policy with events too: a queue added later under the same name must not
+    // inherit this one's history from the policy built before the removal
+    if (typeof this.policy.admission === "function" || this.events) this.bind();
     return waiting;
   }
 

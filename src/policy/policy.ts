@@ -140,6 +140,15 @@ export interface Policy {
    * that had them from an event before the export.
    */
   importState?(state: unknown, field: string, actions: PolicyActions): void;
+  /**
+   * Optional, for policies that answer `admission` (the live scheduler's addQueue): queue `spec`
+   * joins as the last queue, a newcomer with no history, in O(1) amortised admission work. After
+   * it the policy must be exactly what a rebuild for the new queue set would give (`init`, then
+   * `importState` of this one's state). A queue refused as input is an InputError naming the
+   * field, and the policy is left as it was. Without it the live scheduler rebuilds the policy,
+   * O(N) per queue added.
+   */
+  appendQueue?(spec: QueueSpec): void;
 }
 
 /** A policy's exported state: plain JSON (numbers, strings, booleans, null, arrays, objects). */

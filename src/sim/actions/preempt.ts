@@ -20,6 +20,7 @@
 // policy whose targets swing on time alone). The record holds only the preemptions of the
 // current epoch (at most one entry per task).
 import type { Dispatcher } from "../../dispatch/dispatcher.js";
+import { exceeds } from "../../dispatch/fit.js";
 import { SimulationError } from "../../errors.js";
 import type { QueueRt, StageRt, TaskRt } from "../runtime.js";
 import type { SimRun } from "../sim-run.js";
@@ -35,7 +36,6 @@ const killsOf = new WeakMap<SimRun, { epoch: number; kills: Map<StageRt, Map<num
 
 /** Relative slack when comparing a usage with a share. */
 export const SHARE_EPS = 1e-9;
-const FIT_EPS = 1e-12;
 
 /**
  * One preemption: frees room for the first owed queue (Dispatcher.owedQueues) a plan of at most
@@ -97,7 +97,7 @@ function planVictims(run: SimRun, dispatcher: Dispatcher, needy: QueueRt, budget
   const shareDom = dispatcher.shareDom;
   const want = needy.nextTask!;
   const freed = new Float64Array(k);
-  const blocked = (r: number) => cl.used[r] - freed[r] + want[r] > cl.capacity[r] * (1 + FIT_EPS);
+  const blocked = (r: number) => exceeds(cl.used[r] - freed[r], want[r], cl.capacity[r]);
   const fitsNow = () => { for (let r = 0; r < k; r++) if (blocked(r)) return false; return true; };
   /** Per queue touched by the plan: its usage without the planned victims, and how many it gives. */
   const left = new Map<QueueRt, { usage: Float64Array; taken: number }>();
