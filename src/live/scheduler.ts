@@ -197,13 +197,12 @@ export class Scheduler {
    * (addQueue, updateQueue), so the policy is rebuilt only if a timer fires now.
    */
   private begin(time: number, point = false, queueSet = false): void {
-    const due = this.timers.length > 0 && (this.timers[0].time < time || (point && this.timers[0].time === time));
     // the policy is needed only where it hears of something (an event) or decides (points,
     // shares): a run of addQueue calls (and, for a policy without events, of submits too) builds
     // it once. Deferring is exact because the policy it replaces heard nothing in between, so what
     // it carries over is the same then as now.
-    if (this.stale && (point || (this.events && (due || !queueSet)))) this.bind();
-    while (this.timers.length > 0 && (this.timers[0].time < time || (point && this.timers[0].time === time))) {
+    if (this.stale && (point || (this.events && (!queueSet || this.timerDue(time, point))))) this.bind();
+    while (this.timerDue(time, point)) {
       const tm = this.timers.shift()!;
       this.state.time = tm.time;
       const q = tm.queue;
@@ -212,6 +211,11 @@ export class Scheduler {
       this.emit({ type: "burstEnd", time: tm.time, queue: q.index, burst: tm.burst });
     }
     this.state.time = time;
+  }
+
+  /** A timer fires now: one due before `time`, or at it when this is a scheduling point. */
+  private timerDue(time: number, point: boolean): boolean {
+    return this.timers.length > 0 && (this.timers[0].time < time || (point && this.timers[0].time === time));
   }
 
   /**

@@ -114,6 +114,9 @@ export function checkOptions(opts: NodeSimSettings): ResolvedNodeSettings {
   return r;
 }
 
+/** The most estimated work (estimate x tasks) of one job: keys and their sums stay finite. */
+export const MAX_ESTIMATED_WORK = 2 ** 960;
+
 /**
  * One job's fields, named on failure: a NaN or negative duration would schedule its end
  * at NaN or in the past (the event queue's order breaks), a NaN estimate makes the job
@@ -130,6 +133,8 @@ export function checkJob(spec: unknown, i: number): void {
   }
   if (typeof j.arrival !== "number" || !Number.isFinite(j.arrival) || !(j.arrival >= 0)) throw new InputError(`jobs[${i}].arrival`, `must be a finite number >= 0 (got ${describeValue(j.arrival)})`);
   if (typeof j.estimate !== "number" || !(j.estimate >= 0) || !Number.isFinite(j.estimate)) throw new InputError(`jobs[${i}].estimate`, `must be a finite number >= 0 (got ${describeValue(j.estimate)})`);
+  // queue orders key a job by its estimated remaining work (estimate x tasks left), and add such keys
+  if (j.estimate * j.durations.length > MAX_ESTIMATED_WORK) throw new InputError(`jobs[${i}].estimate`, `${j.estimate} s x ${j.durations.length} tasks is beyond 2^960 s, the most estimated work a queue order can key`);
   if (!Array.isArray(j.constraints)) throw new InputError(`jobs[${i}].constraints`, `expected an array of constraints, got ${describeValue(j.constraints)}`);
   j.constraints.forEach((c, x) => validateConstraint(`jobs[${i}].constraints[${x}]`, c));
 }
