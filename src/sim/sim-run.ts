@@ -30,6 +30,11 @@ export class SimRun {
    * the same task twice within one epoch (a preemption cycle).
    */
   progress = 0;
+  /**
+   * Called with each started task's end time (the run lasts at least until then: a killed
+   * task's end event stays queued), so policy ticks that could not get there are refused at once.
+   */
+  onTaskEnds: ((end: number) => void) | null = null;
 
   constructor(readonly workload: Workload, readonly policy: Policy) {
     this.k = workload.capacity.length;
@@ -125,6 +130,7 @@ export class SimRun {
     }
     const d = stage.spec.duration;
     const duration = typeof d === "number" ? d : d[index];
+    this.onTaskEnds?.(cl.time + duration);
     this.env.scheduleAt(cl.time + duration, { kind: "taskEnd", task });
   }
 

@@ -77,6 +77,12 @@ export function simulate(workload: Workload, opts: SimOptions): SimResult {
     // in-loop cap alone meant minutes of policy calls before the error)
     const reach = Math.min(horizon, lastArrival);
     if (reach / updateInterval > MAX_STEPS) throw new InputError("updateInterval", `${updateInterval} s needs more than ${MAX_STEPS} policy ticks to reach t = ${reach} s; use a longer interval`);
+    // likewise a started task's end, which the run reaches too (ticks go on while an event is
+    // queued): a task of 1e52 s under a 3 s interval took 2^24 ticks, minutes, to be refused
+    run.onTaskEnds = (end) => {
+      const to = Math.min(horizon, end);
+      if ((to - cl.time) / updateInterval > MAX_STEPS + 2) throw new InputError("updateInterval", `${updateInterval} s needs more than ${MAX_STEPS} policy ticks to reach t = ${to} s, when a task started at t = ${cl.time} s ends; use a longer interval`);
+    };
     env.scheduleAt(0, { kind: "tick" });
   }
 

@@ -100,6 +100,12 @@ describe.each(backends)("fuzz simulate (%s)", (_name, make) => {
     w4.jobs[0].stages[0].duration = 1;
     expect(field(() => simulate(w4, { policy: "drf", engine }))).toBe("workload.jobs[0].stages[0].tasks");
     expect(field(() => simulate(base(), null as never))).toBe("options");
+    // a task of 7.4e52 s under updateInterval 3 (N-BoPF): refused only after 2^24 ticks, 319 s of
+    // policy calls (FUZZ_SEED=391747009); now when the task starts (the message says so)
+    const w5 = base();
+    w5.jobs[0].stages[1].duration = 7.358366298845889e52;
+    const slow = outcome(() => simulate(w5, { policy: "nbopf", engine, updateInterval: 3 }), FIELD);
+    expect(slow.kind === "input" ? [slow.error.field, /when a task started/.test(slow.error.message)] : slow.kind).toEqual(["updateInterval", true]);
     // bopfWorkload: NaN counts generated nothing silently, 10^9 queues never finished generating
     expect(field(() => bopfWorkload({ tqs: NaN }))).toBe("params.tqs");
     expect(field(() => bopfWorkload({ tqs: 1e9 }))).toBe("params.tqs");
