@@ -2,6 +2,7 @@
 // Every error is an InputError naming the field as the user wrote it (queues[1].tasks[0].demand[1]),
 // never an internal name; unknown keys are errors that list the known ones.
 import { InputError, describeValue } from "../errors.js";
+import { exceeds } from "../dispatch/fit.js";
 import type { QueueKind, QueueSpec, Workload } from "../policy/model.js";
 import { validateWorkload } from "../sim/validate-workload.js";
 
@@ -75,7 +76,7 @@ function taskList(field: string, v: unknown, capacity: number[], time: number, k
     ids.set(t.id, `${f}.id`);
     const demand = vector(`${f}.demand`, t.demand, capacity.length);
     demand.forEach((d, r) => {
-      if (d > capacity[r] * (1 + 1e-12)) throw new InputError(`${f}.demand[${r}]`, `${d} exceeds the capacity ${capacity[r]}: the task can never fit`);
+      if (exceeds(0, d, capacity[r])) throw new InputError(`${f}.demand[${r}]`, `${d} exceeds the capacity ${capacity[r]}: the task can never fit`);
     });
     if (t.submitted !== undefined && !(finiteNonNeg(t.submitted) && t.submitted <= time)) throw new InputError(`${f}.submitted`, `must be a time in seconds from 0 to time (${time}): a waiting task was submitted by now (got ${describeValue(t.submitted)})`);
     return { id: t.id, demand, submitted: (t.submitted as number | undefined) ?? time };
@@ -183,7 +184,7 @@ export function parseAllocateInput(input: unknown): AllocateInput {
     };
   });
   for (let r = 0; r < k; r++) {
-    if (used[r] > cap[r] * (1 + 1e-12)) throw new InputError(`queues[*].usage[${r}]`, `the queues' usage (running tasks included) ${used[r]} exceeds the capacity ${cap[r]}`);
+    if (exceeds(used[r], 0, cap[r])) throw new InputError(`queues[*].usage[${r}]`, `the queues' usage (running tasks included) ${used[r]} exceeds the capacity ${cap[r]}`);
   }
   const reservedFor = input.reservedFor ?? null;
   if (reservedFor !== null && !(typeof reservedFor === "string" && specs.some((spec) => spec.name === reservedFor))) {

@@ -292,16 +292,11 @@ export class Dispatcher {
       let q = heap.top();
       if (q < 0) break;
       const other = tiers !== null && tiers[q] !== tier;
-      if (this.nothingFits(state)) {
+      // when nothing fits the guard still reserves for this tier's head, so queues of other tiers
+      // above it are set aside first: a point that starts nothing leaves the reservation as it was
+      if ((hold === null || !other) && this.nothingFits(state)) {
         // the head's task does not fit either (with nothing reserved yet the cut-off is exact)
         if (hold !== null) {
-          // the guard reserves for this tier's head, so queues of other tiers above it are set
-          // aside first: a point that starts nothing must leave the reservation as it was
-          if (other) {
-            heap.remove(q);
-            aside.push(q);
-            continue;
-          }
           q = hold.prefer(heap, q, tiers, tier);
           if (!(guarded && this.classes[q] === ELASTIC)) hold.blocked(q, state.queues[q].nextTask!);
         }

@@ -11,7 +11,7 @@ import { loadEngineSync } from "../engine/load.js";
 import { InputError, describeValue } from "../errors.js";
 import { Rng } from "../des/random.js";
 import { Dispatcher } from "../dispatch/dispatcher.js";
-import { fits } from "../dispatch/fit.js";
+import { exceeds, fits } from "../dispatch/fit.js";
 import type { QueueSpec } from "../policy/model.js";
 import type { Admission, ClusterState, Policy, PolicyActions, PolicyFactory, PolicyState, QueueState, SimEvent } from "../policy/policy.js";
 import { BUILTIN_POLICIES } from "../policies/index.js";
@@ -240,17 +240,30 @@ export class Scheduler {
     this.stale = false;
     // the wake-ups the policy asked for are its history too: kept when it is carried over
     if (!imported) this.timers = this.timers.filter((t) => t.queue !== null);
-    for (const q of st.queues) {
-      const a = p.admission?.(q.index);
-      this.admissions.set(q, a ? { class: a.class, reason: a.reason } : { class: "admitted", reason: `${this.policyName} admits every queue` });
-      q.rejected = a?.class === "rejected";
-      this.dispatcher.touch(st, q.index);
-    }
+    for (const q of st.queues) this.takeAdmission(q);
     if (!this.events || imported) return;
     for (const q of st.queues) {
       if (q.hasJobs) for (const [job, j] of q.jobs) this.emit({ type: "arrival", time: j.arrival, queue: q.index, job });
       if (q.openBurst) this.emit({ type: "burstStart", time: q.openBurst.start, queue: q.index, burst: q.openBurst.index });
     }
+  }
+
+  /** Queue q's admission from the built policy (every queue is admitted by a policy without admission control). */
+  private takeAdmission(q: LiveQueue): void {
+    const a = this.policy.admission?.(q.index);
+    this.admissions.set(q, a ? { class: a.class, reason: a.reason } : this.admitsAll());
+    q.rejected = a?.class === "rejected";
+    this.dispatcher.touch(this.state, q.index);
+  }
+
+  /** A copy of queue q's admission, for the caller. */
+  private admissionOf(q: LiveQueue): Admission {
+    return { ...(this.admissions.get(q) ?? this.admitsAll()) };
+  }
+
+  /** The admission of a policy without admission control. */
+  private admitsAll(): Admission {
+    return { class: "admitted", reason: `${this.policyName} admits every queue` };
   }
 
   /** The policy options with H-LTRF's groupWeights narrowed to the groups the current queues have. */
@@ -345,16 +358,13 @@ export class Scheduler {
         undo();
         throw e;
       }
-      const a = this.policy.admission?.(q.index);
-      this.admissions.set(q, a ? { class: a.class, reason: a.reason } : { class: "admitted", reason: `${this.policyName} admits every queue` });
-      q.rejected = a?.class === "rejected";
-      this.dispatcher.touch(this.state, q.index);
+      this.takeAdmission(q);
     } else {
       this.stale = true;
       if (typeof this.policy.admission === "function") this.bindOrUndo(undo);
       else this.dispatcher.touch(this.state, q.index);
     }
-    return { ...(this.admissions.get(q) ?? { class: "admitted", reason: `${this.policyName} admits every queue` }) };
+    return this.admissionOf(q);
   }
 
   /** Changes a queue's options (merged into its current ones); returns its admission after the change. */
@@ -371,7 +381,7 @@ export class Scheduler {
     this.stale = true;
     if (typeof this.policy.admission === "function") this.bindOrUndo(() => this.setSpec(q, before));
     this.dispatcher.touch(this.state, q.index);
-    return { ...(this.admissions.get(q) ?? { class: "admitted", reason: `${this.policyName} admits every queue` }) };
+    return this.admissionOf(q);
   }
 
   /** Removes a queue without running tasks; returns its waiting tasks (ids and demands). */
@@ -434,7 +444,7 @@ export class Scheduler {
     const d = checkVector(demandField, demandIn, this.k);
     const cap = this.state.capacity;
     for (let r = 0; r < this.k; r++) {
-      if (d[r] > cap[r] * (1 + 1e-12)) throw new InputError(`${demandField}[${r}]`, `${d[r]} exceeds the capacity ${cap[r]}: the task can never fit`);
+      if (exceeds(0, d[r], cap[r])) throw new InputError(`${demandField}[${r}]`, `${d[r]} exceeds the capacity ${cap[r]}: the task can never fit`);
     }
     if (estimate !== undefined && !finiteNonNeg(estimate)) throw new InputError(`${p}estimate`, `must be a finite number >= 0 (got ${describeValue(estimate)})`);
     if (jobIn !== undefined && !(typeof jobIn === "string" && jobIn !== "")) throw new InputError(`${p}job`, `expected a non-empty string, got ${describeValue(jobIn)}`);
@@ -820,7 +830,7 @@ export class Scheduler {
       rank = 1;
       for (const x of st.queues) if (x !== q && x.head >= 0 && (key(x) < w || (key(x) === w && x.index < q.index))) rank++;
     }
-    const admission = { ...(this.admissions.get(q) ?? { class: "admitted", reason: `${this.policyName} admits every queue` }) };
+    const admission = this.admissionOf(q);
     const min = q.spec.params?.minShare as number | undefined;
     const max = q.spec.params?.maxShare as number | undefined;
     const parts: string[] = [];
@@ -851,7 +861,7 @@ export class Scheduler {
     if (!head || !reserved || !this.policy.shares) return null;
     for (let r = 0; r < this.k; r++) {
       const d = head[r], x = reserved[r];
-      if (d > 0 && x > 0 && st.used[r] + d + x > st.capacity[r] * (1 + 1e-12)) return st.queues[h].spec.name;
+      if (d > 0 && x > 0 && exceeds(st.used[r] + d, x, st.capacity[r])) return st.queues[h].spec.name;
     }
     return null;
   }

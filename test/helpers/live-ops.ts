@@ -48,3 +48,9 @@ export function addOne(s: Scheduler, n: string): void {
     maxShare: i === 2 ? 0.6 : undefined, minShare: i === 1 ? 0.2 : undefined,
   });
 }
+
+/** A "wake" op: the host's clock moves on to the scheduler's next wake-up, if that is later. */
+export function advanceToWakeup(s: Scheduler, clock: { t: number }): void {
+  const w = s.nextWakeup();
+  if (w !== null && w > clock.t) clock.t = w;
+}

@@ -12,7 +12,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createScheduler, restoreScheduler, type Scheduler, type SchedulerSnapshot } from "../../src/live/scheduler.js";
-import { POLICIES, engine, make, opArb, type Op } from "../helpers/live-ops.js";
+import { POLICIES, advanceToWakeup, engine, make, opArb, type Op } from "../helpers/live-ops.js";
 import { inputErrorOf } from "../helpers/input-error.js";
 
 interface Twin {
@@ -57,10 +57,7 @@ function step(tw: Twin, op: Op, clock: { t: number }): void {
     }
     case "wake":
     case "schedule": {
-      if (op.k === "wake") {
-        const w = a.nextWakeup();
-        if (w !== null && w > clock.t) clock.t = w;
-      }
+      if (op.k === "wake") advanceToWakeup(a, clock);
       const sa = a.schedule();
       const n = b.scheduleHandles();
       const sb = Array.from(b.startedHandles.subarray(0, n), (h) => tw.idOf.get(h)!);

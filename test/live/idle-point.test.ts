@@ -11,7 +11,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createScheduler, type Scheduler } from "../../src/live/scheduler.js";
-import { POLICIES, QUEUES, engine, opArb, optionsFor, type Op } from "../helpers/live-ops.js";
+import { POLICIES, QUEUES, advanceToWakeup, engine, opArb, optionsFor, type Op } from "../helpers/live-ops.js";
 
 function twin(policy: string, clock: () => number, starvationGuard: boolean): Scheduler {
   const s = createScheduler({ policy, capacity: [10, 10], engine, clock, policyOptions: optionsFor(policy), seed: 7, starvationGuard });
@@ -52,10 +52,7 @@ function sameWithIdlePoints(policy: string, ops: readonly Op[], starvationGuard:
       }
       case "wake":
       case "schedule": {
-        if (op.k === "wake") {
-          const w = a.nextWakeup();
-          if (w !== null && w > clock.t) clock.t = w;
-        }
+        if (op.k === "wake") advanceToWakeup(a, clock);
         // a host serves the wake-ups due now (a policy may ask to be consulted again after the starts)
         const sa = drain(a, clock.t);
         expect(drain(b, clock.t)).toEqual(sa);

@@ -18,7 +18,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { InputError, createScheduler, restoreScheduler } from "../../src/index.js";
 import type { Scheduler } from "../../src/live/scheduler.js";
-import { POLICIES, addOne, engine, make, opArb, type Op } from "../helpers/live-ops.js";
+import { POLICIES, addOne, advanceToWakeup, engine, make, opArb, type Op } from "../helpers/live-ops.js";
 
 /** Runs one op on s (its running ids in `running`, its task counter in `seq`); returns what the op answered. */
 function apply(s: Scheduler, op: Op, st: { running: string[]; seq: number; bursts: number }, clock: { t: number }): unknown {
@@ -55,8 +55,7 @@ function apply(s: Scheduler, op: Op, st: { running: string[]; seq: number; burst
       clock.t += op.dt;
       return clock.t;
     case "wake": {
-      const w = s.nextWakeup();
-      if (w !== null && w > clock.t) clock.t = w;
+      advanceToWakeup(s, clock);
       const started = s.schedule();
       st.running.push(...started.map((t) => t.id));
       return started;

@@ -13,7 +13,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Scheduler } from "../../src/live/scheduler.js";
-import { POLICIES, make, opArb, type Op } from "../helpers/live-ops.js";
+import { POLICIES, advanceToWakeup, make, opArb, type Op } from "../helpers/live-ops.js";
 
 type QueueOp =
   | { k: "addX"; i: number; weight: number; group: number; lq: boolean; volume: number }
@@ -62,10 +62,7 @@ function step(r: Run, op: Op | QueueOp, clock: { t: number }): unknown {
       return null;
     case "wake":
     case "schedule": {
-      if (op.k === "wake") {
-        const w = s.nextWakeup();
-        if (w !== null && w > clock.t) clock.t = w;
-      }
+      if (op.k === "wake") advanceToWakeup(s, clock);
       const started = s.schedule();
       r.running.push(...started.map((x) => x.id));
       return { started, shares: s.shares(), wake: s.nextWakeup() };
