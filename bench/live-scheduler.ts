@@ -18,7 +18,7 @@
 // printed: on a shared machine absolute numbers move with it, ratios much less.
 import { loadEngineSync } from "../src/engine/load.js";
 import { createScheduler } from "../src/live/scheduler.js";
-import { Rng } from "../src/des/random.js";
+import { Rng } from "../src/random/rng.js";
 import { machineInfo } from "./machine.js";
 import { combineRounds, measure, median, type Measurement } from "./measure.js";
 

@@ -24,9 +24,9 @@ export { createScheduler, restoreScheduler, Scheduler, LIVE_POLICIES, type Sched
 export { registerPolicy, getPolicy, listPolicies, policyNames } from "./sim/registry.js";
 export { registerScenario, getScenario, listScenarios } from "./scenarios/registry.js";
 export type { Scenario, ScenarioReport, ScenarioOptions } from "./scenarios/scenario.js";
-export { Rng } from "./des/random.js";
+export { Rng } from "./random/rng.js";
 export { bopfWorkload, BOPF_DEFAULTS, type BopfWorkloadParams } from "./workloads/bopf.js";
 export { formatTable, type Table } from "./report/table.js";
-// Phoenix node-level mode (the .tr loader, src/phoenix/eagle-trace.ts, is Node-only and not re-exported here)
+// Phoenix node-level mode (the .tr loader, src/traces/eagle.ts, is Node-only and not re-exported here)
 export { pkWaitTime, simulateNodes, getNodePolicy, nodePolicyNames, registerNodePolicy, ConstraintGenerator, ConstraintIndex, generateMachines, attachConstraints, workersForUtilization, groupStats } from "./phoenix/public.js";
 export type { PkInput, NodeSimOptions, NodeSimResult, NodePolicy, Constraint, PhoenixJob } from "./phoenix/public.js";

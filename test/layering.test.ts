@@ -15,6 +15,7 @@ import { describe, expect, it } from "vitest";
 const LAYERS: Record<string, number> = {
   // one errors module every layer uses (a folder or a file)
   errors: 0, "errors.ts": 0, util: 0, // low utilities (terminal sanitising)
+  collections: 0, random: 0, stats: 0, // heaps, the seeded RNG, summary statistics
   kernels: 1, // one folder per kernel contract: src/kernels/<name>/
   engine: 2,
   des: 3, // the discrete-event core
@@ -24,7 +25,8 @@ const LAYERS: Record<string, number> = {
   // papers' models; a folder may import another of its layer as long as no file cycle forms
   sim: 4, policies: 4, live: 4, bopf: 4, ltrf: 4, justice: 4, phoenix: 4, baselines: 4,
   // users of the simulator core that make its inputs: workload generators and trace loaders
-  workloads: 5, traces: 5,
+  traces: 4, // the trace loaders (the Eagle loader's job type is the Phoenix model's input)
+  workloads: 5,
   bullmq: 5, // the BullMQ host integration: drives the live scheduler from tenant queues in Redis
   scenarios: 6,
   sweep: 7, // running grids of scenario cells (local threads; later a queue backend)

@@ -19,12 +19,12 @@ import { join } from "node:path";
 import { loadEngineSync } from "../../dist/index.js";
 import { simulateNodes } from "../../dist/phoenix/node-sim.js";
 import { getNodePolicy } from "../../dist/phoenix/policies.js";
-import { parseEagleTrace, EAGLE_CUTOFFS } from "../../dist/phoenix/eagle-trace.js";
+import { parseEagleTrace, EAGLE_CUTOFFS } from "../../dist/traces/eagle.js";
 import { attachConstraints, workersForUtilization } from "../../dist/phoenix/workload.js";
 import { generateMachines } from "../../dist/phoenix/machines.js";
 import { GOOGLE_STEADY_WINDOW, arrivalWindow } from "../../dist/phoenix/steady-window.js";
 import { busyAtArrivals, groupStats } from "../../dist/phoenix/metrics.js";
-import { Rng } from "../../dist/des/random.js";
+import { Rng } from "../../dist/random/rng.js";
 
 const engine = loadEngineSync();
 const dir = join(process.env.FAIRSCHED_TRACES ?? "../shared/traces", "eagle-format");

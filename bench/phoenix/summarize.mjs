@@ -2,10 +2,10 @@
 // each policy's mean short-job p50/p90/p99 over the seeds with a 95% t interval, and Phoenix's
 // p50/p90/p99 relative to each other policy on the same seed (geometric mean of the per-seed
 // ratio Phoenix / other, 95% t interval on the log ratios: below 1 = Phoenix faster, the
-// paper's Fig. 7 / Fig. 10 normalization). Intervals: src/des/confidence.ts (meanCi95).
+// paper's Fig. 7 / Fig. 10 normalization). Intervals: src/stats/confidence.ts (meanCi95).
 // Usage: node bench/phoenix/summarize.mjs < runs.jsonl (needs npm run build).
 import { readFileSync } from "node:fs";
-import { meanCi95 } from "../../dist/des/confidence.js";
+import { meanCi95 } from "../../dist/stats/confidence.js";
 
 // one row per (setting, seed, policy, config): runs are deterministic, so a repeat is a duplicate
 const seen = new Set();

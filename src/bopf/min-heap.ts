@@ -7,7 +7,7 @@
 // at once (appendUnordered) with their minimum, and the heap order is built bottom-up only
 // when first needed: a decision that never removes the smallest entry (every admission of a
 // batch, and the safety checks after it) never pays for ordering thousands of entries.
-import { Heap } from "../des/heap.js";
+import { Heap } from "../collections/heap.js";
 
 export class LazyMinHeap {
   private keys = new Float64Array(64);

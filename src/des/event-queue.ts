@@ -4,7 +4,7 @@
 // order and every run is deterministic. An event scheduled before the current time is a bug
 // in whoever scheduled it and throws a SimulationError (time never goes backwards).
 // Example: push(5, A), push(3, B), push(5, C, -1), push(5, D) pops B, C, A, D.
-import { Heap } from "./heap.js";
+import { Heap } from "../collections/heap.js";
 import { SimulationError } from "../errors.js";
 
 /** The keys the queue writes on every event it holds. */

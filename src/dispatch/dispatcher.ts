@@ -18,7 +18,7 @@
 // `starvationGuard` (off unless asked for; the live scheduler asks by default): phase 2 reserves room for the head of its order when the
 // head's next task does not fit (head-reservation.ts), so queues of small tasks behind it cannot
 // refill every gap before a large task fits.
-import { IndexedHeap } from "../des/indexed-heap.js";
+import { IndexedHeap } from "../collections/indexed-heap.js";
 import { HeadReservation } from "./head-reservation.js";
 import { exceeds, fits } from "./fit.js";
 import type { ClusterState, Policy } from "../policy/policy.js";

@@ -10,7 +10,7 @@
 // has a strictly smaller weighted dominant share (a tie keeps it): otherwise, when several
 // queues' tasks end at one instant and their shares tie again, the tie order (queue index)
 // would let the others refill the room at every point.
-import type { IndexedHeap } from "../des/indexed-heap.js";
+import type { IndexedHeap } from "../collections/indexed-heap.js";
 import type { ClusterState } from "../policy/policy.js";
 import { exceeds } from "./fit.js";
 

@@ -7,7 +7,7 @@
 // Example: 10 tasks of 20 s on a cluster of >= 10 CPUs: T = 20 s; Fixed2x gives D = 40 s.
 // With capacity 4, T = 3 waves * 20 s = 60 s and Fixed2x gives 120 s.
 import { InputError, describeValue } from "../errors.js";
-import type { Rng } from "../des/random.js";
+import type { Rng } from "../random/rng.js";
 import { type DeadlineJob, RUNTIME_MODELS, type RuntimeModel, optimalRuntime, taskDuration } from "./model.js";
 
 /**

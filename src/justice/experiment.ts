@@ -1,7 +1,7 @@
 // One cell of the evaluation grid: a job stream, a capacity, a deadline type, an allocator ->
 // the run and its metrics. Deadlines are drawn from `deadlineSeed`, so every allocator (and
 // every capacity) sees the same expansion factors for the same seed and type.
-import { Rng } from "../des/random.js";
+import { Rng } from "../random/rng.js";
 import { assignDeadlines, type DeadlineBasis, type DeadlineType } from "./deadlines.js";
 import { computeMetrics, type DeadlineMetrics } from "./metrics.js";
 import type { DeadlineJob, RuntimeModel } from "./model.js";

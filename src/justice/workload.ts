@@ -11,7 +11,7 @@
 // over 3 months) and is run on 2,250 ("highly constrained", offered load 1.7x capacity) and
 // 4,500 CPUs ("moderately constrained", 0.87x). `capacityForLoad` derives a capacity from the
 // stream's own offered load (total compTime / arrival span) the same way.
-import type { Rng } from "../des/random.js";
+import type { Rng } from "../random/rng.js";
 import { checkFraction, checkInt, checkPositive } from "./validate.js";
 import { InputError, describeValue } from "../errors.js";
 

@@ -9,7 +9,7 @@
 import type { Engine } from "../engine/engine.js";
 import { loadEngineSync } from "../engine/load.js";
 import { InputError, describeValue } from "../errors.js";
-import { Rng } from "../des/random.js";
+import { Rng } from "../random/rng.js";
 import { Dispatcher } from "../dispatch/dispatcher.js";
 import { exceeds, fits } from "../dispatch/fit.js";
 import type { QueueSpec } from "../policy/model.js";

@@ -2,7 +2,7 @@
 // step, H-LTRF (Algorithm 2, src/ltrf/hltrf.ts) starts 1-unit, 1-step tasks on C units,
 // charging 1 unit of accumulated usage per task. T_wait = Infinity is the naive
 // hierarchical approach, T_wait = 0 single-level LTRF (Theorem 1).
-import { Rng } from "../des/random.js";
+import { Rng } from "../random/rng.js";
 import { HLtrf } from "./hltrf.js";
 import { checkStepInput, type StepModelInput, type StepRecord, type StepUser } from "./step-model.js";
 import { buildTree } from "./tree.js";

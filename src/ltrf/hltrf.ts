@@ -29,7 +29,7 @@
 // the leaves. A call makes at most maxStarts allocations one by one (engine.ltrf's start limit,
 // src/kernels/ltrf/call.ts): 2^24 by default, reaching it an InputError that changes nothing.
 import { InputError, describeValue } from "../errors.js";
-import { IndexedHeap } from "../des/indexed-heap.js";
+import { IndexedHeap } from "../collections/indexed-heap.js";
 import { DEFAULT_MAX_STARTS, checkMaxStarts, startLimitError } from "../kernels/ltrf/call.js";
 import type { QueueTree } from "./tree.js";
 

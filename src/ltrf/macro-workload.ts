@@ -12,7 +12,7 @@
 // four queues compete for the whole run, as in the paper's Fig. 7.
 // Task durations are lognormal around each stage's mean (CV `cv`); the sizes are scaled to
 // a cluster of `capacity` containers. Everything is drawn from the seed.
-import { Rng } from "../des/random.js";
+import { Rng } from "../random/rng.js";
 import type { JobSpec, StageSpec, Workload } from "../policy/model.js";
 
 export interface MacroParams {

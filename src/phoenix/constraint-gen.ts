@@ -50,8 +50,8 @@
 // `cores = 24` wins. Other 2-constraint jobs cannot get that narrow (`isa = x86_64 & disks < 6`
 // keeps 34%), which is why the aim is below the target. An ISA-only job (k = 1) cannot be
 // tuned: it fits the template's ISA share (13-47%), so k = 1 averages ~37%, not 14.9%.
-import type { Rng } from "../des/random.js";
-import { Rng as SeededRng } from "../des/random.js";
+import type { Rng } from "../random/rng.js";
+import { Rng as SeededRng } from "../random/rng.js";
 import { ISA_NAMES, NUM_ATTRIBUTES, ATTR_INDEX, type Attribute, type Constraint, type Machines, type Op } from "./constraints.js";
 import { drawMachine } from "./machines.js";
 import { InputError, describeValue } from "../errors.js";

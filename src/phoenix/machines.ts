@@ -7,7 +7,7 @@
 //
 // Example: generation 2 draws ISA x86_64 (40%) or arm64 (60%), 16, 24 or 32 cores, 64 or 128 GB,
 // 4, 6 or 8 disks, kernel 4.4 or 4.19, 2.6 or 3.0 GHz, 10 or 25 Gbps.
-import type { Rng } from "../des/random.js";
+import type { Rng } from "../random/rng.js";
 import { NUM_ATTRIBUTES, type Machines } from "./constraints.js";
 import { InputError, describeValue } from "../errors.js";
 

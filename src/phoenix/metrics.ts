@@ -2,7 +2,7 @@
 // short and long jobs, constrained and unconstrained, by the nearest-rank definition of
 // src/sim/stats.ts percentileSorted (p-th percentile of n sorted values = value at rank
 // ceil(p/100 * n), e.g. p90 of 1..10 = 9).
-import { percentileSorted } from "../des/stats.js";
+import { percentileSorted } from "../stats/summary.js";
 import type { JobOutcome } from "./node/result.js";
 
 export interface Percentiles {

@@ -2,11 +2,11 @@
 // that gives a target utilization. Offered load = total task-seconds / (workers x arrival
 // span). Example: YH2_sub.tr has 1.489e8 task-seconds over 39,716 s of arrivals, so 4,165
 // one-slot workers are 90% loaded and 9,370 workers 40%.
-import type { Rng } from "../des/random.js";
+import type { Rng } from "../random/rng.js";
 import { InputError, describeValue } from "../errors.js";
 import type { Constraint } from "./constraints.js";
 import { ConstraintGenerator, type ConstraintGenOptions } from "./constraint-gen.js";
-import type { TraceJob } from "./eagle-trace.js";
+import type { TraceJob } from "../traces/eagle.js";
 
 export interface PhoenixJob {
   arrival: number;

@@ -1,6 +1,6 @@
 // Turning report data into what uPlot draws: one shared x array per chart with one y array
 // per series (uPlot's "aligned data"), and empirical CDFs of completion times.
-import { empiricalCdf } from "../des/cdf.js";
+import { empiricalCdf } from "../stats/cdf.js";
 import type { Series } from "../scenarios/scenario.js";
 
 /** uPlot's aligned data: [x, y1, y2, ...]; null = no sample at that x (a gap, spanned when drawn). */
@@ -58,7 +58,7 @@ export function alignBands(series: readonly Series[]): Array<[Array<number | nul
   return series.map((s) => (s.lo && s.hi ? [a.place(s, s.lo), a.place(s, s.hi)] : null));
 }
 
-/** Empirical CDF of `values` as a named step series (src/des/cdf.ts empiricalCdf). */
+/** Empirical CDF of `values` as a named step series (src/stats/cdf.ts empiricalCdf). */
 export function cdfSeries(name: string, values: readonly number[], maxPoints = 256): Series {
   return { name, ...empiricalCdf(values, maxPoints) };
 }

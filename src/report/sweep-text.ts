@@ -1,7 +1,7 @@
 // The text a sweep prints: its tables (src/sweep/tables.ts) formatted, then how complete it is.
 // With several seeds the tables are the seed aggregates (src/sweep/aggregate.ts): one row per
 // cell without its seed, every number as mean ± the half-width of its 95% t-interval.
-import type { MeanCi } from "../des/confidence.js";
+import type { MeanCi } from "../stats/confidence.js";
 import { aggregateSweep, type AggregatedTable } from "../sweep/aggregate.js";
 import type { MergedSweep } from "../sweep/lines.js";
 import { sweepTables } from "../sweep/tables.js";

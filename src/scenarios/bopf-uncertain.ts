@@ -6,7 +6,7 @@
 // their deadline, the requested demand relative to vanilla and the LQ's real average usage
 // (the alpha-strategy asks for more but uses about the same).
 import type { Workload } from "../policy/model.js";
-import { Rng } from "../des/random.js";
+import { Rng } from "../random/rng.js";
 import type { Scenario } from "./scenario.js";
 import { simulate } from "../sim/simulator.js";
 import { bopfWorkload, type BopfWorkloadParams } from "../workloads/bopf.js";

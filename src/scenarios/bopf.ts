@@ -8,7 +8,7 @@ import type { Engine } from "../engine/engine.js";
 import type { Table } from "./table.js";
 import type { Scenario, Series } from "./scenario.js";
 import { simulate, type SimResult } from "../sim/simulator.js";
-import { improvement } from "../des/stats.js";
+import { improvement } from "../stats/summary.js";
 import { BOPF_DEFAULTS, bopfWorkload, type BopfWorkloadParams } from "../workloads/bopf.js";
 import { checkPolicies, numParam, simParamsFrom } from "./common.js";
 import { SIM_PARAMS } from "./params.js";

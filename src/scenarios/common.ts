@@ -7,7 +7,7 @@ import type { Workload } from "../policy/model.js";
 import type { ScenarioReport, Series } from "./scenario.js";
 import { simulate, type SimOptions, type SimResult } from "../sim/simulator.js";
 import { getPolicy, listPolicies } from "../sim/registry.js";
-import { improvement } from "../des/stats.js";
+import { improvement } from "../stats/summary.js";
 
 export interface RunSet {
   workload: Workload;

@@ -8,7 +8,7 @@ import { RUNTIME_MODELS, type RuntimeModel } from "../justice/model.js";
 import { allocatorNames } from "../justice/registry.js";
 import { DEFAULT_WORKLOAD, PAPER_WORKLOAD, capacityForLoad, generateJobs, type WorkloadParams } from "../justice/workload.js";
 import { InputError, describeValue } from "../errors.js";
-import { Rng } from "../des/random.js";
+import { Rng } from "../random/rng.js";
 
 export const DEFAULT_POLICIES = ["justice", "baseline-fs", "reactive-fs", "oracle"];
 

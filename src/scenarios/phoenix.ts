@@ -17,11 +17,11 @@
 // a trace is read (no static `node:` import: the package entry lists this scenario and must load
 // in browsers).
 import type { ChartAxes, Scenario, ScenarioOptions, ScenarioReport, Series } from "./scenario.js";
-import { empiricalCdf } from "../des/cdf.js";
+import { empiricalCdf } from "../stats/cdf.js";
 import type { Table } from "./table.js";
-import { Rng } from "../des/random.js";
+import { Rng } from "../random/rng.js";
 import { InputError } from "../errors.js";
-import { EAGLE_CUTOFFS, cutoffForTrace, parseEagleTrace } from "../phoenix/eagle-trace.js";
+import { EAGLE_CUTOFFS, cutoffForTrace, parseEagleTrace } from "../traces/eagle.js";
 import { attachConstraints, offeredLoad, workersForUtilization } from "../phoenix/workload.js";
 import { GOOGLE_STEADY_WINDOW, arrivalWindow } from "../phoenix/steady-window.js";
 import { simulateNodes } from "../phoenix/node-sim.js";

@@ -1,7 +1,7 @@
 // Run metrics (issue: per-queue and per-class completion statistics, time-averaged
 // dominant share, utilization).
 import type { JobRecord, Workload } from "../policy/model.js";
-import { summarize } from "../des/stats.js";
+import { summarize } from "../stats/summary.js";
 
 export interface CompletionStats {
   jobs: number;

@@ -7,11 +7,11 @@
 // Invariants are checked as the run goes: no resource over-allocated, time never moves
 // backwards, every job ends finished, rejected or dropped with a reason.
 import { InputError } from "../errors.js";
-import { BucketAverages } from "../des/bucket-averages.js";
-import { Rng } from "../des/random.js";
+import { BucketAverages } from "../stats/bucket-averages.js";
+import { Rng } from "../random/rng.js";
 import { RunawayGuard } from "../des/runaway-guard.js";
 import { SimulationError } from "../errors.js";
-import { TimeIntegral } from "../des/time-integral.js";
+import { TimeIntegral } from "../stats/time-integral.js";
 import type { JobRecord, Workload } from "../policy/model.js";
 import type { Policy } from "../policy/policy.js";
 import { FillShares } from "./actions/fill-shares.js";

@@ -1,7 +1,7 @@
 // Seeds aggregated: a sweep's rows grouped per cell without its seed (policy, grid parameters,
 // and the row's own labels), every numeric column as the mean over the seeds with its 95%
-// Student-t interval (src/des/confidence.ts meanCi95: mean ± t(0.975, n-1)·s/√n).
-import { meanCi95, type MeanCi } from "../des/confidence.js";
+// Student-t interval (src/stats/confidence.ts meanCi95: mean ± t(0.975, n-1)·s/√n).
+import { meanCi95, type MeanCi } from "../stats/confidence.js";
 import type { ParamValue } from "./grid.js";
 import type { MergedSweep } from "./lines.js";
 import { stackSweep } from "./tables.js";

@@ -1,7 +1,7 @@
 // A merged sweep as Table values (formatted as text by src/report/sweep-text.ts): the per-seed
 // stack of every cell's tables (sweepTables), and the rows behind it (stackSweep) that the seed
 // aggregation (aggregate.ts) groups.
-import { improvement } from "../des/stats.js";
+import { improvement } from "../stats/summary.js";
 import type { Table } from "../scenarios/table.js";
 import type { SweepCell } from "./grid.js";
 import type { MergedSweep } from "./lines.js";

@@ -18,7 +18,7 @@ export { forEachLine } from "./lines.js";
 export {
   loadEagleTrace, parseEagleLine, parseEagleTrace, cutoffForTrace, isLongJob, EAGLE_CUTOFFS,
   type TraceJob as EagleTraceJob, type TraceLoadResult as EagleLoadResult, type LoadOptions as EagleLoadOptions,
-} from "../phoenix/eagle-trace.js";
+} from "./eagle.js";
 
 export const TRACE_FORMATS = ["google2011", "swim"] as const;
 export type TraceFormat = (typeof TRACE_FORMATS)[number];

@@ -23,7 +23,7 @@
 // its dominant resource (= 100, the capacity) for 15 s, stage 2: 50 tasks for 12 s;
 // volume on the dominant resource 100*15 + 100*12 = 2700 unit·s, window 27 s, rate 100.
 import type { BurstSpec, JobSpec, QueueSpec, Workload } from "../policy/model.js";
-import { Rng } from "../des/random.js";
+import { Rng } from "../random/rng.js";
 import { InputError, describeValue } from "../errors.js";
 
 export interface BopfWorkloadParams {

@@ -3,15 +3,15 @@
 // (time, priority, seq), the environment's instant loop and guards.
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { Heap } from "../../src/des/heap.js";
-import { IndexedHeap } from "../../src/des/indexed-heap.js";
+import { Heap } from "../../src/collections/heap.js";
+import { IndexedHeap } from "../../src/collections/indexed-heap.js";
 import { EventQueue, type Keyed } from "../../src/des/event-queue.js";
 import { Environment } from "../../src/des/environment.js";
 import { SimulationError } from "../../src/errors.js";
 import { RunawayGuard } from "../../src/des/runaway-guard.js";
-import { TimeIntegral } from "../../src/des/time-integral.js";
-import { BucketAverages } from "../../src/des/bucket-averages.js";
-import { percentileSorted } from "../../src/des/stats.js";
+import { TimeIntegral } from "../../src/stats/time-integral.js";
+import { BucketAverages } from "../../src/stats/bucket-averages.js";
+import { percentileSorted } from "../../src/stats/summary.js";
 
 type Item = { key: number; id: number };
 const itemLess = (a: Item, b: Item) => a.key < b.key || (a.key === b.key && a.id < b.id);

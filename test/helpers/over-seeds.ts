@@ -2,7 +2,7 @@
 // the 95% Student-t interval of its mean over the seeds lies above the bound and a sign test
 // of the per-seed differences gives p < 0.05 (with 10 seeds: at least 9 on the same side).
 import { expect } from "vitest";
-import { meanCi95, signTest } from "../../src/des/confidence.js";
+import { meanCi95, signTest } from "../../src/stats/confidence.js";
 
 /** "mean ± half [min, max] (n+/m-)" of xs against `bound`, for failure messages and docs. */
 export function describeOverSeeds(xs: readonly number[], bound = 0): string {

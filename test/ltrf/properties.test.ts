@@ -9,7 +9,7 @@ import { runStepModel } from "../../src/ltrf/step-model.js";
 import { stepFairness } from "../../src/ltrf/fairness.js";
 import { UsageLedger } from "../../src/ltrf/ledger.js";
 import { QuantumUpdater } from "../../src/ltrf/quantum.js";
-import { Rng } from "../../src/des/random.js";
+import { Rng } from "../../src/random/rng.js";
 
 const engine = loadEngineSync();
 

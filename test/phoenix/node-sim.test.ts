@@ -11,12 +11,12 @@ import { pkWaitTime } from "../../src/phoenix/pk.js";
 import { REFERENCE_FLEET } from "../../src/phoenix/constraint-gen.js";
 import { satisfies, ConstraintIndex, validateConstraint, type Constraint, type Machines } from "../../src/phoenix/constraints.js";
 import { generateMachines } from "../../src/phoenix/machines.js";
-import { loadEagleTrace, parseEagleTrace, parseEagleLine, EAGLE_CUTOFFS, cutoffForTrace } from "../../src/phoenix/eagle-trace.js";
+import { loadEagleTrace, parseEagleTrace, parseEagleLine, EAGLE_CUTOFFS, cutoffForTrace } from "../../src/traces/eagle.js";
 import { attachConstraints, workersForUtilization } from "../../src/phoenix/workload.js";
 import { simulateNodes } from "../../src/phoenix/node-sim.js";
 import { getNodePolicy } from "../../src/phoenix/policies.js";
 import { busyAtArrivals, saturatedSpan } from "../../src/phoenix/metrics.js";
-import { Rng } from "../../src/des/random.js";
+import { Rng } from "../../src/random/rng.js";
 import { tracePath } from "../helpers/traces.js";
 
 const TRACES = tracePath("eagle-format");

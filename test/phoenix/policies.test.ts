@@ -9,7 +9,7 @@ import { simulateNodes } from "../../src/phoenix/node-sim.js";
 import { percentiles } from "../../src/phoenix/metrics.js";
 import type { Constraint, Machines } from "../../src/phoenix/constraints.js";
 import { attachConstraints } from "../../src/phoenix/workload.js";
-import { Rng } from "../../src/des/random.js";
+import { Rng } from "../../src/random/rng.js";
 
 const engine = loadEngineSync();
 const names = (p: string, o = {}) => getNodePolicy(p, o).plugins.map((x) => x.name);

@@ -1,5 +1,5 @@
 // The Phoenix paper's headline shapes on the real Yahoo trace (YH2_sub.tr, all 3,363 jobs) with
-// generated constraints, asserted over seeds with 95% confidence intervals (src/des/confidence.ts;
+// generated constraints, asserted over seeds with 95% confidence intervals (src/stats/confidence.ts;
 // issue 19). The same runs over 20 seeds, and the Google steady window, are in
 // docs/reproduction-phoenix.md (bench/phoenix/reproduce.mjs, docs/data/phoenix-issue19-runs.jsonl);
 // this file reruns the first seeds of them (bit-identical runs) to keep its time down.
@@ -18,14 +18,14 @@
 // comes from placement, not from CRV reordering. 44 simulations.
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadEngineSync } from "../../src/index.js";
-import { loadEagleTrace, EAGLE_CUTOFFS } from "../../src/phoenix/eagle-trace.js";
+import { loadEagleTrace, EAGLE_CUTOFFS } from "../../src/traces/eagle.js";
 import { attachConstraints, workersForUtilization, type PhoenixJob } from "../../src/phoenix/workload.js";
 import { generateMachines } from "../../src/phoenix/machines.js";
 import { simulateNodes } from "../../src/phoenix/node-sim.js";
 import { busyAtArrivals, groupStats, saturatedSpan } from "../../src/phoenix/metrics.js";
 import { getNodePolicy, type NodePolicyOptions } from "../../src/phoenix/policies.js";
-import { meanCi95 } from "../../src/des/confidence.js";
-import { Rng } from "../../src/des/random.js";
+import { meanCi95 } from "../../src/stats/confidence.js";
+import { Rng } from "../../src/random/rng.js";
 import type { Machines } from "../../src/phoenix/constraints.js";
 import { tracePath } from "../helpers/traces.js";
 

@@ -3,7 +3,7 @@
 // the helpers' worked examples and bad input.
 import { describe, expect, it } from "vitest";
 import { InputError } from "../../src/index.js";
-import { loadEagleTrace } from "../../src/phoenix/eagle-trace.js";
+import { loadEagleTrace } from "../../src/traces/eagle.js";
 import { GOOGLE_STEADY_WINDOW, arrivalCv, arrivalWindow } from "../../src/phoenix/steady-window.js";
 import { arrivalSpan, totalWork } from "../../src/phoenix/workload.js";
 import { tracePath } from "../helpers/traces.js";

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { chartSpecs, groupBars, renderHtmlReport, spansDecades, topSeries } from "../../src/report/html.js";
 import { alignBands } from "../../src/report/chart-data.js";
-import { empiricalCdf } from "../../src/des/cdf.js";
+import { empiricalCdf } from "../../src/stats/cdf.js";
 import type { ScenarioReport } from "../../src/scenarios/scenario.js";
 
 describe("report layout", () => {

@@ -9,7 +9,7 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { InputError } from "../../src/index.js";
 import { LineProblem, loadTrace, parseJobEvent, parseSwimLine, parseTaskEvent } from "../../src/traces/index.js";
-import { parseEagleLine, parseEagleTrace } from "../../src/phoenix/eagle-trace.js";
+import { parseEagleLine, parseEagleTrace } from "../../src/traces/eagle.js";
 import { validateWorkload } from "../../src/sim/validate-workload.js";
 import { FUZZ } from "../helpers/hostile.js";
 

@@ -19,7 +19,7 @@
 // becomes 0.5 * 50/25 = 1.0 (10 CPUs); after 26 s it would need 0.5 * 50/24 > 1: dropped.
 import type { Allocator, AllocatorContext, AllocatorFactory, JobView } from "../allocator.js";
 import { JusticeEstimator } from "../estimator.js";
-import { Heap } from "../../des/heap.js";
+import { Heap } from "../../collections/heap.js";
 import type { ErrorWeighting } from "../smoothing.js";
 import { checkBoolean, checkInt } from "../validate.js";
 import { readParams } from "./params.js";

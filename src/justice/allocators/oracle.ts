@@ -6,7 +6,7 @@
 // Example: 10 tasks of 20 s, deadline 45 s: 2 waves fit, 5 CPUs; after waiting 10 s (35 s
 // left) 1 wave fits: 10 CPUs; after 26 s (19 s left): infeasible, dropped.
 import type { Allocator, AllocatorContext, AllocatorFactory } from "../allocator.js";
-import { Heap } from "../../des/heap.js";
+import { Heap } from "../../collections/heap.js";
 import type { JobView } from "../allocator.js";
 import { minCpusWithin, optimalRuntime, taskDuration } from "../model.js";
 import { readParams } from "./params.js";

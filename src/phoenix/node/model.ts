@@ -6,7 +6,7 @@
 import type { Engine } from "../../engine/engine.js";
 import { InputError, describeValue } from "../../errors.js";
 import { Environment } from "../../des/environment.js";
-import { Rng } from "../../des/random.js";
+import { Rng } from "../../random/rng.js";
 import type { RunawayGuard } from "../../des/runaway-guard.js";
 import { ConstraintIndex, type Machines } from "../constraints.js";
 import { generateMachines } from "../machines.js";

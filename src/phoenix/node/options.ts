@@ -7,7 +7,7 @@ import type { PhoenixJob } from "../workload.js";
 export interface NodeSimSettings {
   workers: number;
   seed: number;
-  /** Long-job cutoff on the mean task duration, seconds (eagle-trace.ts EAGLE_CUTOFFS). */
+  /** Long-job cutoff on the mean task duration, seconds (src/traces/eagle.ts EAGLE_CUTOFFS). */
   cutoff: number;
   /** Probes per task. Default 2. */
   probeRatio?: number;

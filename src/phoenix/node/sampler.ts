@@ -1,6 +1,6 @@
 // Uniform sampling of workers for probe placement, with a per-worker mark array so a sample
 // (and placement plugins) can tell "already chosen this round" in O(1) without a set.
-import type { Rng } from "../../des/random.js";
+import type { Rng } from "../../random/rng.js";
 
 export class WorkerSampler {
   /** marker[w] === mark: worker w is marked in the current round (newMark). */

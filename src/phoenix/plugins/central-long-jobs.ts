@@ -2,7 +2,7 @@
 // long job to the eligible worker outside the short-only partition (any eligible worker when
 // none is outside it) whose long backlog, as the scheduler estimates it (task count x the
 // job's estimate), frees first; ties by worker id.
-import { Heap } from "../../des/heap.js";
+import { Heap } from "../../collections/heap.js";
 import type { NodePlugin } from "../node/plugin.js";
 
 export const centralLongJobs: NodePlugin = {

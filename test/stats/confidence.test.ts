@@ -1,8 +1,8 @@
-// meanCi95, signTest and tQuantile975 (src/des/confidence.ts): the worked examples of its header,
+// meanCi95, signTest and tQuantile975 (src/stats/confidence.ts): the worked examples of its header,
 // invariants by property, and bad input as an InputError naming the field.
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { meanCi95, signTest, tQuantile975 } from "../../src/des/confidence.js";
+import { meanCi95, signTest, tQuantile975 } from "../../src/stats/confidence.js";
 import { InputError } from "../../src/errors.js";
 
 describe("meanCi95", () => {
