@@ -10,7 +10,7 @@
 import { availableParallelism } from "node:os";
 import { Queue, Worker } from "bullmq";
 import { startFairPool } from "../src/bullmq/fair-pool.js";
-import { startRedis } from "../test/helpers/redis.js";
+import { startRedis } from "./redis-server.js";
 
 const JOBS = Number(process.argv[2] ?? 2000);
 const ROUNDS = 3;

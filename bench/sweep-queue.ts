@@ -10,7 +10,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { runSweep, runSweepOnQueue, type SweepSpec } from "../src/sweep/index.js";
-import { startRedis } from "../test/helpers/redis.js";
+import { startRedis } from "./redis-server.js";
 
 const SEEDS = Number(process.argv[2] ?? 30);
 const ROUNDS = 3;

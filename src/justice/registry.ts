@@ -1,7 +1,7 @@
 // Allocators of the deadline mode by name: the four of the paper are built in (an explicit list);
 // registerAllocator adds a user's own.
 import { InputError, describeValue } from "../errors.js";
-import { NamedRegistry } from "../sim/named-registry.js";
+import { NamedRegistry } from "../collections/named-registry.js";
 import type { Allocator, AllocatorFactory, AllocatorOptions } from "./allocator.js";
 import { baselineFsAllocator, reactiveFsAllocator } from "./allocators/fairshare.js";
 import { justiceAllocator } from "./allocators/justice.js";

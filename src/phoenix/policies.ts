@@ -19,7 +19,7 @@
 // Ablations (NodePolicyOptions) swap or add one plugin; docs/notes/phoenix.md has what each
 // measured.
 import { InputError, describeValue } from "../errors.js";
-import { NamedRegistry } from "../sim/named-registry.js";
+import { NamedRegistry } from "../collections/named-registry.js";
 import type { NodePlugin, NodePolicy } from "./node/plugin.js";
 import { batchSampling } from "./plugins/batch-sampling.js";
 import { centralLongJobs } from "./plugins/central-long-jobs.js";

@@ -1,7 +1,7 @@
 // Scenarios by name: the built-ins (an explicit list, no registration by import side effect)
 // plus any a user adds with registerScenario (plugins). The order of the list is the order of
 // `fairsched list`.
-import { NamedRegistry } from "../sim/named-registry.js";
+import { NamedRegistry } from "../collections/named-registry.js";
 import { bopfEstimationErrorScenario } from "./bopf-estimation-error.js";
 import { bopfMultiLqScenario } from "./bopf-multi-lq.js";
 import { bopfUncertainScenario } from "./bopf-uncertain.js";

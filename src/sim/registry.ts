@@ -2,7 +2,7 @@
 // a user adds with registerPolicy (plugins). The simulator, the scenarios and the CLI look names
 // up here.
 import { BUILTIN_POLICIES } from "../policies/index.js";
-import { NamedRegistry } from "./named-registry.js";
+import { NamedRegistry } from "../collections/named-registry.js";
 import type { PolicyFactory } from "../policy/policy.js";
 
 const policies = new NamedRegistry<PolicyFactory>("policy", BUILTIN_POLICIES);

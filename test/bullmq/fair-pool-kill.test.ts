@@ -11,7 +11,7 @@ import { Queue } from "bullmq";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFairPool } from "../../src/bullmq/fair-pool.js";
 import type { SchedulerSnapshot } from "../../src/live/scheduler.js";
-import { startRedis, type TestRedis } from "../helpers/redis.js";
+import { startRedis, type TestRedis } from "../../bench/redis-server.js";
 import { ShareMeter } from "./share-meter.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));

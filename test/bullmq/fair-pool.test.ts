@@ -8,7 +8,7 @@ import { startFairPool } from "../../src/bullmq/fair-pool.js";
 import { loadEngineSync } from "../../src/engine/load.js";
 import { InputError } from "../../src/errors.js";
 import { createScheduler } from "../../src/live/scheduler.js";
-import { startRedis, type TestRedis } from "../helpers/redis.js";
+import { startRedis, type TestRedis } from "../../bench/redis-server.js";
 import { ShareMeter } from "./share-meter.js";
 
 let redis: TestRedis;

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startRedis, type TestRedis } from "../helpers/redis.js";
+import { startRedis, type TestRedis } from "../../bench/redis-server.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const DOC = readFileSync(join(ROOT, "docs/sweeps.md"), "utf8");

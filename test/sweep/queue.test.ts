@@ -10,7 +10,7 @@ import { formatSweep } from "../../src/report/sweep-text.js";
 import { mergeSweepLines, parseQueueUrl, runSweep, runSweepOnQueue, SweepCellsFailed, type SweepSpec } from "../../src/sweep/index.js";
 import { InputError } from "../../src/errors.js";
 import { SLOW } from "../fixtures/slow-scenario.js";
-import { startRedis, type TestRedis } from "../helpers/redis.js";
+import { startRedis, type TestRedis } from "../../bench/redis-server.js";
 import { SLOW_FIXTURE, startWorkerProcess, type WorkerProcess } from "../helpers/queue-workers.js";
 
 const spec: SweepSpec = { scenario: SLOW, policies: ["drf", "drf-w2"], params: { queues: [2, 3] }, seeds: [1, 2, 3] };

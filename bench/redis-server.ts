@@ -1,4 +1,4 @@
-// A real redis-server for tests: started on a free 127.0.0.1 port with its own temp dir, stopped
+// A real redis-server for the Redis benches and tests: started on a free 127.0.0.1 port with its own temp dir, stopped
 // (and the dir removed) by stop(). restart() stops it and starts it again on the same port (with
 // persistence the data survives; without it Redis comes back empty). Never a mock.
 import { spawn, type ChildProcess } from "node:child_process";
