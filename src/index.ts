@@ -17,6 +17,7 @@ export * as ltrf from "./ltrf/index.js";
 // The simulator: model, policy interface, registries (built-ins listed explicitly, no side-effect imports), scenarios.
 export type { Workload, JobSpec, StageSpec, QueueSpec, BurstSpec, JobRecord, JobOutcome } from "./policy/model.js";
 export type { Policy, PolicyFactory, PolicyContext, PolicyActions, ClusterState, QueueState, SimEvent, Admission } from "./policy/policy.js";
+export { HARD, SOFT, ELASTIC, REJECTED, GUARANTEE_CLASS_NAMES } from "./kernels/guarantee-class.js";
 export { simulate, type SimOptions, type SimResult, type RunMetrics, type QueueMetrics } from "./sim/simulator.js";
 export { SimulationError } from "./errors.js";
 // The live scheduler (docs/live-scheduler.md)

@@ -7,6 +7,7 @@
 // 25 r0·s in a 60 s gap reads "burst 0 needs 25 r0·s > fair share C·gap/(M+1) = 20 with
 // 3 queues".
 import type { BopfAdmission, BopfClass, BopfReason } from "./admission-types.js";
+import { GUARANTEE_CLASS_NAMES } from "../kernels/guarantee-class.js";
 import type { BurstSeries } from "./bursts.js";
 
 /**
@@ -26,7 +27,7 @@ export interface DetailQueue {
 export const D_SAFETY = 0, D_TQ = 1, D_FAIRNESS = 2, D_RESOURCE = 3, D_HARD = 4;
 /** The reason of each D_* code. */
 export const REASONS: readonly BopfReason[] = ["safety", "all-held", "fairness", "resource", "all-held"];
-export const CLASS_NAMES: readonly BopfClass[] = ["hard", "soft", "elastic", "rejected"];
+export const CLASS_NAMES: readonly BopfClass[] = GUARANTEE_CLASS_NAMES;
 
 /**
  * One admission decision. `detail` is a getter: the numbers are kept and the sentence is

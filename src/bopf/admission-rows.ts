@@ -21,8 +21,8 @@ import { PeriodicSeries, type BurstSeries, type PeriodicBursts } from "./bursts.
 import { BopfScratch, summaryRow } from "../kernels/bopf/twin.js";
 import { lowerBound } from "./lower-bound.js";
 
-/** Class codes of a row (the batch outcome's 0-3, and GONE once the queue left). */
-export const HARD = 0, SOFT = 1, ELASTIC = 2, REJECTED = 3, GONE = 4;
+/** A row's class once its queue left (beside the guarantee classes 0-3, src/kernels/guarantee-class.ts). */
+export const GONE = 4;
 /**
  * origin codes: admitted by name with its bursts kept as a series (NAMED: an explicit list,
  * or none), by name with a periodic spec (NAMED_PERIODIC: the spec copied into the p*

@@ -45,7 +45,8 @@ import { Status } from "../kernels/status.js";
 import { BopfScratch, bopfAdmitKernel, classifyQueue } from "../kernels/bopf/twin.js";
 import type { AdmissionOptions, BopfAdmission, BopfClass, BopfQueueInput } from "./admission-types.js";
 import { checkQueue, checkSettings, type QueueHead } from "./admission-validate.js";
-import { AdmissionRows, HARD, SOFT, REJECTED, GONE, NAMED, NAMED_PERIODIC } from "./admission-rows.js";
+import { AdmissionRows, GONE, NAMED, NAMED_PERIODIC } from "./admission-rows.js";
+import { HARD, REJECTED, SOFT } from "../kernels/guarantee-class.js";
 import { Admission, type DetailQueue, CLASS_NAMES, D_FAIRNESS, D_HARD, D_RESOURCE, D_SAFETY, D_TQ } from "./admission-detail.js";
 
 export type { AdmissionOptions, BopfAdmission, BopfClass, BopfQueueInput, BopfReason } from "./admission-types.js";

@@ -25,8 +25,8 @@ import { clearlyFits, drfOver, EXHAUSTED, W_MAX, W_MIN } from "./drf-over.js";
 import type { InstantAllocation, InstantBatch, InstantWorkspace } from "./instant-batch.js";
 import { validateRow, validateShape } from "./instant-validate.js";
 import { SRPT_ARGS } from "../kernels/srpt/contract.js";
+import { HARD, REJECTED, SOFT } from "../kernels/guarantee-class.js";
 
-const HARD = 0, SOFT = 1, REJECTED = 3;
 const MAX = Number.MAX_VALUE;
 
 /**

@@ -47,7 +47,7 @@ import { windowsFit } from "./window-overlap.js";
 
 export type BopfExpiry = "volume" | "deadline" | "window-or-volume";
 export type BopfPostBurst = "none" | "reduced-rate";
-import { HARD, SOFT } from "../dispatch/dispatcher.js";
+import { ELASTIC, HARD, SOFT } from "../kernels/guarantee-class.js";
 
 export interface BopfPolicyOptions {
   variant?: "bopf" | "nbopf";
@@ -257,7 +257,7 @@ export class BopfPolicy implements Policy {
     for (let i = 0; i < this.open.length; i++) {
       if (!this.open[i]) continue;
       const cls = this.admissions[i].class;
-      out[i] = cls === "hard" ? HARD : cls === "soft" ? SOFT : 0;
+      out[i] = cls === "hard" ? HARD : cls === "soft" ? SOFT : ELASTIC;
     }
   }
 

@@ -4,8 +4,7 @@
 import { InputError, describeValue } from "../errors.js";
 import { isNonNumericView } from "../kernels/marshal.js";
 import type { InstantBatch, InstantQueue } from "./instant-batch.js";
-
-const REJECTED = 3;
+import { REJECTED } from "../kernels/guarantee-class.js";
 
 /** The batch's arrays and the capacity (validateRow checks the cells). */
 export function validateShape(capacity: ArrayLike<number>, b: InstantBatch): void {

@@ -21,15 +21,12 @@
 import { IndexedHeap } from "../collections/indexed-heap.js";
 import { HeadReservation } from "./head-reservation.js";
 import { exceeds, fits } from "./fit.js";
+import { ELASTIC, HARD, SOFT } from "../kernels/guarantee-class.js";
 import type { ClusterState, Policy } from "../policy/policy.js";
 
 /** Relative slack when comparing a usage with a target or the capacity. */
 export const DISPATCH_EPS = 1e-9;
 
-/** Guarantee classes a policy reports per queue (Policy.guaranteed). */
-export const ELASTIC = 0;
-export const HARD = 1;
-export const SOFT = 2;
 
 export interface DispatchOptions {
   /** Hold unguaranteed queues while a guaranteed one is below its target (default false). */
@@ -133,7 +130,7 @@ export class Dispatcher {
     if (policy.shares && (serve || preempt)) {
       if (this.targets.length < n * k) {
         this.targets = new Float64Array(n * k);
-        this.classes = new Uint8Array(n);
+        this.classes = new Uint8Array(n).fill(ELASTIC);
         this.shareDom = new Float64Array(n);
       }
       const targets = this.targets.subarray(0, n * k);

@@ -18,6 +18,7 @@
 // A finished task is matched to the oldest running task of its job (the simulator reports
 // queue and job, not the task): exact when a job's tasks of one stage have one duration.
 import type { Engine } from "../engine/engine.js";
+import { exceeds } from "../dispatch/fit.js";
 import type { ClusterState, Policy, PolicyContext, SimEvent } from "../policy/policy.js";
 import { FairnessTracker } from "./fairness.js";
 import { UsageLedger } from "./ledger.js";
@@ -370,7 +371,8 @@ export abstract class PlannedPolicy implements Policy {
   }
 
   private fits(state: ClusterState, task: Float64Array): boolean {
-    for (let r = 0; r < this.k; r++) if (state.used[r] + task[r] > this.cap[r] * (1 + 1e-12)) return false;
+    // against the workload's capacity, which the plan was made for
+    for (let r = 0; r < this.k; r++) if (exceeds(state.used[r], task[r], this.cap[r])) return false;
     return true;
   }
 

@@ -1,6 +1,7 @@
 // FIFO across the cluster: the earliest-submitted job's next task starts first; when it
 // does not fit, nothing behind it starts (head-of-line blocking, like YARN's FIFO scheduler).
 import type { ClusterState, Policy, PolicyFactory } from "../policy/policy.js";
+import { fits } from "../dispatch/fit.js";
 
 export class FifoPolicy implements Policy {
   readonly name = "fifo";
@@ -13,9 +14,7 @@ export class FifoPolicy implements Policy {
       if (a < bestArrival) { bestArrival = a; best = q.index; }
     }
     if (best < 0) return -1;
-    const task = state.queues[best].nextTask!;
-    for (let r = 0; r < task.length; r++) if (state.used[r] + task[r] > state.capacity[r] * (1 + 1e-12)) return -1;
-    return best;
+    return fits(state, state.queues[best].nextTask!) ? best : -1;
   }
 }
 

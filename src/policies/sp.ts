@@ -8,7 +8,7 @@ import type { Engine } from "../engine/engine.js";
 import { InputError, describeValue } from "../errors.js";
 import type { ClusterState, Policy, PolicyFactory } from "../policy/policy.js";
 import { queueWeights } from "./drf.js";
-import { HARD } from "../dispatch/dispatcher.js";
+import { HARD } from "../kernels/guarantee-class.js";
 
 /** Capacity left after `alloc`, kept strictly positive (the kernel requires C > 0); a tiny residue is unusable anyway. */
 export function remainingCapacity(capacity: Float64Array, alloc: Float64Array, n: number): Float64Array {

@@ -97,7 +97,8 @@ export interface Policy {
   shares?(state: ClusterState, out: Float64Array): void;
   /**
    * Share-based: which queues are guaranteed their target now (src/dispatch/dispatcher.ts), called
-   * after `shares`: write 1 (hard) or 2 (soft) per guaranteed queue into `out` (zeroed = elastic).
+   * after `shares`: write HARD or SOFT (src/kernels/guarantee-class.ts) per guaranteed queue into
+   * `out`, which arrives filled with ELASTIC.
    * A share policy without it has every queue guaranteed up to its target.
    */
   guaranteed?(state: ClusterState, out: Uint8Array): void;

@@ -2,6 +2,8 @@
 // policy sees it through the read-only ClusterState / QueueState views.
 import type { JobOutcome, JobSpec, QueueSpec, StageSpec } from "../policy/model.js";
 import type { ClusterState, QueueState } from "../policy/policy.js";
+import { ClusterRows, type QueueRows } from "../policy/cluster-rows.js";
+import { fits } from "../dispatch/fit.js";
 
 export interface StageRt {
   spec: StageSpec;
@@ -54,12 +56,12 @@ export class QueueRt implements QueueState {
   runningList: TaskRt[] = [];
   useDom = 0;
 
-  constructor(index: number, spec: QueueSpec, demands: Float64Array, pending: Float64Array, usages: Float64Array, k: number) {
+  constructor(index: number, spec: QueueSpec, rows: QueueRows) {
     this.index = index;
     this.spec = spec;
-    this.demand = demands.subarray(index * k, index * k + k);
-    this.pending = pending.subarray(index * k, index * k + k);
-    this.usage = usages.subarray(index * k, index * k + k);
+    this.demand = rows.demand;
+    this.pending = rows.pending;
+    this.usage = rows.usage;
   }
 
   /** Cached nextStage(); undefined = stale. Every change to pending work goes through ClusterRt.addPending, which clears it. */
@@ -104,30 +106,17 @@ export class QueueRt implements QueueState {
   }
 }
 
-export class ClusterRt implements ClusterState {
+export class ClusterRt extends ClusterRows implements ClusterState {
   time = 0;
-  readonly capacity: Float64Array;
   readonly resources: readonly string[];
-  readonly used: Float64Array;
   readonly queues: QueueRt[];
-  readonly demands: Float64Array;
-  readonly pendings: Float64Array;
-  readonly usages: Float64Array;
-  readonly k: number;
   /** Called after every change of a queue's usage or pending work (the dispatcher keeps its heap current). */
   onChange: ((q: QueueRt) => void) | null = null;
 
   constructor(capacity: number[], resources: string[], specs: QueueSpec[]) {
-    const k = capacity.length;
-    const n = specs.length;
-    this.k = k;
-    this.capacity = Float64Array.from(capacity);
+    super(capacity, specs.length);
     this.resources = resources;
-    this.used = new Float64Array(k);
-    this.demands = new Float64Array(n * k);
-    this.pendings = new Float64Array(n * k);
-    this.usages = new Float64Array(n * k);
-    this.queues = specs.map((s, i) => new QueueRt(i, s, this.demands, this.pendings, this.usages, k));
+    this.queues = specs.map((s, i) => new QueueRt(i, s, this.rowsOf(i)));
   }
 
   /** Adds `count` tasks of `demand` to a queue's pending demand (negative count removes). */
@@ -160,7 +149,6 @@ export class ClusterRt implements ClusterState {
   }
 
   fits(demand: Float64Array): boolean {
-    for (let r = 0; r < this.k; r++) if (this.used[r] + demand[r] > this.capacity[r] * (1 + 1e-12)) return false;
-    return true;
+    return fits(this, demand);
   }
 }

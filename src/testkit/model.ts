@@ -8,12 +8,7 @@ export function utility(d: ArrayLike<number>, x: ArrayLike<number>): number {
   return u === Infinity ? 0 : Math.min(1, Math.max(0, u));
 }
 
-/** max_k x[k] / cap[k]. */
-export function dominantShare(x: ArrayLike<number>, cap: ArrayLike<number>): number {
-  let s = 0;
-  for (let k = 0; k < cap.length; k++) s = Math.max(s, x[k] / cap[k]);
-  return s;
-}
+export { dominantShare } from "../policy/dominant-share.js";
 
 /** Weighted max-min (water-filling) of one resource, by the textbook sort-and-fill. */
 export function waterFill(cap: number, demands: number[], weights: number[]): number[] {

@@ -8,8 +8,8 @@
 // tests compare them with this twin. BopfAdmissionControl.admitBatch without an engine
 // calls bopfAdmitKernel directly over its own arrays.
 import { Status } from "../status.js";
+import { ELASTIC, HARD, REJECTED, SOFT } from "../guarantee-class.js";
 
-const HARD = 0, SOFT = 1, ELASTIC = 2, REJECTED = 3;
 const R_SAFETY = 0, R_FAIRNESS = 1, R_RESOURCE = 2, R_ALL_HELD = 3;
 const TWO50 = 2 ** 50, TWO_M48F = 2 ** -48, MIN_D = 2 ** -1020;
 const EXHAUSTED = 1e-12, W_MIN = 2 ** -900, W_MAX = 2 ** 900, MAXF = Number.MAX_VALUE, TWO_M48 = 2 ** -48;

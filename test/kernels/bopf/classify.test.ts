@@ -3,8 +3,7 @@
 // src/bopf/admission.ts, condition by condition, with the returned code's three fields.
 import { describe, expect, it } from "vitest";
 import { classifyQueue } from "../../../src/kernels/bopf/twin.js";
-
-const HARD = 0, SOFT = 1, ELASTIC = 2, REJECTED = 3;
+import { ELASTIC, HARD, REJECTED, SOFT } from "../../../src/kernels/guarantee-class.js";
 const R_SAFETY = 0, R_FAIRNESS = 1, R_RESOURCE = 2, R_ALL_HELD = 3;
 const fields = (d: number): [number, number, number] => [d & 3, (d >> 2) & 3, d >> 4];
 
