@@ -1,51 +1,14 @@
-// Pure-TS twin of DRF's level path (assembly/drf/levels.ts, pass1.ts, output.ts; see the
-// algorithm, worked examples and edge values there): pass 1 per queue (the WASM side takes
-// two queues per step with K fixed at compile time, same values), the rounds that find
-// the saturation levels, and the output pass that gives every queue its lambda from them.
+// Pure-TS twin of DRF's level path (assembly/drf/levels.ts; see the algorithm, worked examples
+// and edge values there): round 1's grid, pass 1 (pass1.ts), the rounds that find the
+// saturation levels, and the output pass (output.ts) that gives every queue its lambda from them.
 // Same float operations in the same order, so both backends agree to the last bit.
 import { Status } from "../status.js";
 import { sortRangeByKey } from "../util/radix.js";
 import { isFiniteF64 } from "../util/finite.js";
+import { gridBound, gridIndex, hi32 } from "./common.js";
+import { levelsPass1 } from "./pass1.js";
+import { levelsOutputs } from "./output.js";
 import { gridBuckets, type DrfScratch } from "./scratch.js";
-
-const INF_HI = 0x7ff00000;
-// the level path's safe range (assembly/drf/common.ts, assembly/drf.ts header)
-const RANGE_LO = 2.938735877055719e-39; // 2^-128
-const RANGE_HI = 3.402823669209385e38; // 2^128
-export const CAP_LO = 8.636168555094445e-78; // 2^-256
-export const CAP_HI = 1.157920892373162e77; // 2^256
-/** What the level path returns for a call outside its safe range or with a tiny row: drfKernel routes it to the event path. */
-export const ROUTE_EVENT = 0x40 as Status;
-/** Masks up to this K index a table of 2^K smallest levels (the WASM output pass's limit). */
-const TABLE_MAX_K = 8;
-
-
-const bitsF = new Float64Array(1);
-const bitsU = new Uint32Array(bitsF.buffer);
-function hi32(x: number): number {
-  bitsF[0] = x;
-  return bitsU[1];
-}
-
-function gridIndex(h: number, lo: number, shift: number, w: number): number {
-  if (h <= lo) return 0;
-  const q = (h - lo) >>> shift;
-  return q >= w ? w - 1 : q;
-}
-
-function gridBound(b: number, lo: number, shift: number, w: number): number {
-  if (b <= 0) return 0;
-  if (b >= w) return Infinity;
-  const h = lo + b * 2 ** shift;
-  if (h >= INF_HI) return Infinity;
-  bitsU[0] = 0;
-  bitsU[1] = h;
-  return bitsF[0];
-}
-
-function inRange(x: number): boolean {
-  return x >= RANGE_LO && x <= RANGE_HI;
-}
 
 export function drfLevels(
   n: number, k: number,
@@ -90,128 +53,6 @@ export function drfLevels(
   levelsSolve(n, live, k, cap, dem, outAlloc, s, lo, shift, nb);
   levelsOutputs(n, k, dem, s, outLambda, outAlloc, outDs);
   return Status.OK;
-}
-
-/**
- * Per queue: delta, rate, key, mask, and its row into its key's bucket; a queue without
- * demand gets delta 0, rate 0, key -1, mask 0. Returns the number of queues with demand,
- * or -status (index in s.errIndex).
- */
-function levelsPass1(
-  n: number, k: number, cap: Float64Array, dem: Float64Array, weights: Float64Array | null,
-  s: DrfScratch, divideRatios: boolean, lo: number, shift: number, nb: number,
-): number {
-  const { rate, delta, endKey, endKeyWords, mask, grid, invCap, exact } = s;
-  const k2 = k * 2;
-  grid.fill(0, 0, nb * k2);
-  const noDemand = (i: number): void => {
-    delta[i] = 0;
-    rate[i] = 0;
-    endKey[i] = -1;
-    mask[i] = 0;
-  };
-  let live = 0;
-  for (let i = 0; i < n; i++) {
-    const w = weights ? weights[i] : 1.0;
-    if (!(w > 0) || !isFiniteF64(w)) { s.errIndex = i; return -Status.Weight; }
-    const row = i * k;
-    // the largest product D * (1/C); "bad" when a product is not finite and >= +0 (the
-    // WASM twin sees that as a sign bit or bits >= +Inf)
-    let best = 0;
-    let bad = divideRatios;
-    for (let r = 0; r < k; r++) {
-      const x = dem[row + r] * invCap[r];
-      if (!(x >= 0 && x < Infinity) || (x === 0 && 1 / x < 0)) bad = true;
-      if (x > best) best = x;
-    }
-    if (!bad && best === 0) {
-      // a positive demand whose every product rounded to 0: the event path decides (tiny row)
-      if (rowHasDemand(dem, row, k)) return -ROUTE_EVENT;
-      noDemand(i);
-      continue;
-    }
-    let dl = best;
-    let rt = w / dl;
-    let e = weights ? dl / w : dl;
-    if (bad || !(inRange(dl) && inRange(rt) && inRange(e))) {
-      const st = exactRow(i, k, row, dem, cap, invCap, divideRatios, w, s);
-      if (st > 0) return -st;
-      if (st < 0) {
-        noDemand(i);
-        continue;
-      }
-      dl = exact[0];
-      rt = exact[1];
-      e = exact[2];
-      // outside the level path's safe range even when exact: the event path answers the call
-      if (!(inRange(dl) && inRange(rt) && inRange(e))) return -ROUTE_EVENT;
-    }
-    delta[i] = dl;
-    rate[i] = rt;
-    endKey[i] = e;
-    live++;
-    const g = gridIndex(endKeyWords[2 * i + 1], lo, shift, nb) * k2;
-    const gs = g + k;
-    let msk = 0;
-    for (let r = 0; r < k; r++) {
-      const d = dem[row + r];
-      grid[g + r] = grid[g + r] + d;
-      grid[gs + r] = grid[gs + r] + rt * d;
-      if (d > 0) msk |= 1 << r;
-    }
-    mask[i] = msk >>> 0;
-  }
-  return live;
-}
-
-/** largestRatioIndex's answer for a row with a bad demand (its index is in s.errIndex). */
-export const BAD_ROW = -2;
-/** largestRatioIndex's answer for a row with a positive demand whose every ratio is 0. */
-export const TINY_ROW = -3;
-
-function rowHasDemand(dem: Float64Array, row: number, k: number): boolean {
-  for (let r = 0; r < k; r++) if (dem[row + r] > 0) return true;
-  return false;
-}
-
-/**
- * The first index of the largest D/C (or D * (1/C)) in the row starting at `row`, -1 for a
- * row without demand, TINY_ROW for a row with demand whose every ratio is 0, or BAD_ROW. (The WASM twin finds the same index branch-free, by bit
- * patterns, falling back to this exact scan for bad rows.)
- */
-export function largestRatioIndex(
-  row: number, k: number, dem: Float64Array, cap: Float64Array, invCap: Float64Array, divideRatios: boolean, s: DrfScratch,
-): number {
-  let best = 0;
-  let bestR = -1;
-  for (let r = 0; r < k; r++) {
-    const a = dem[row + r];
-    if (!(a >= 0) || !isFiniteF64(a)) { s.errIndex = row + r; return BAD_ROW; }
-    const x = divideRatios ? a / cap[r] : a * invCap[r];
-    if (x > best) { best = x; bestR = r; }
-  }
-  if (bestR < 0 && rowHasDemand(dem, row, k)) return TINY_ROW;
-  return bestR;
-}
-
-/** One row exactly as the event path's pass 1 does it; 0 (values in s.exact), -1 (no demand) or a status. */
-function exactRow(
-  i: number, k: number, row: number, dem: Float64Array, cap: Float64Array, invCap: Float64Array,
-  divideRatios: boolean, w: number, s: DrfScratch,
-): number {
-  const bestR = largestRatioIndex(row, k, dem, cap, invCap, divideRatios, s);
-  if (bestR === BAD_ROW) return Status.Demand;
-  if (bestR === TINY_ROW) return ROUTE_EVENT;
-  if (bestR < 0) return -1;
-  const dl = dem[row + bestR] / cap[bestR];
-  const rt = w / dl;
-  if (!isFiniteF64(dl) || !(rt > 0) || !isFiniteF64(rt)) { s.errIndex = i; return Status.ShareOverflow; }
-  const e = dl / w;
-  if (!(e > 0) || !isFiniteF64(e)) { s.errIndex = i; return Status.ShareOverflow; }
-  s.exact[0] = dl;
-  s.exact[1] = rt;
-  s.exact[2] = e;
-  return 0;
 }
 
 /** The rounds: writes s.levels[r] for every resource that saturates. */
@@ -364,32 +205,5 @@ function levelsSolve(
         grid[gs + r] = grid[gs + r] + rt * d;
       }
     }
-  }
-}
-
-/**
- * lambda from the levels: 0 without demand, 1 if the key is <= T (the smallest level among
- * the queue's resources), else min(1, T * rate); then allocation and dominant share.
- */
-function levelsOutputs(
-  n: number, k: number, dem: Float64Array, s: DrfScratch,
-  outLambda: Float64Array, outAlloc: Float64Array, outDs: Float64Array,
-): void {
-  const { mask, levels, table, endKey, rate, delta } = s;
-  const useTable = k <= TABLE_MAX_K;
-  if (useTable) {
-    table[0] = Infinity;
-    for (let m = 1; m < 1 << k; m++) table[m] = Math.min(table[m & (m - 1)], levels[31 - Math.clz32(m & -m)]);
-  }
-  for (let i = 0; i < n; i++) {
-    let t = Infinity;
-    if (useTable) t = table[mask[i]];
-    else for (let msk = mask[i]; msk !== 0; msk &= msk - 1) t = Math.min(t, levels[31 - Math.clz32(msk & -msk)]);
-    const dl = delta[i];
-    const lam = dl === 0 ? 0 : endKey[i] <= t ? 1 : Math.min(1, t * rate[i]);
-    outLambda[i] = lam;
-    outDs[i] = lam * dl;
-    const b = i * k;
-    for (let r = 0; r < k; r++) outAlloc[b + r] = lam * dem[b + r];
   }
 }

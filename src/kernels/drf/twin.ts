@@ -7,7 +7,8 @@
 import { Status } from "../status.js";
 import { bucketByKey, sortIndicesByKey, sortRangeByKey } from "../util/radix.js";
 import { isFiniteF64 } from "../util/finite.js";
-import { BAD_ROW, CAP_HI, CAP_LO, ROUTE_EVENT, TINY_ROW, drfLevels, largestRatioIndex } from "./levels.js";
+import { BAD_ROW, CAP_HI, CAP_LO, ROUTE_EVENT, TINY_ROW, largestRatioIndex } from "./common.js";
+import { drfLevels } from "./levels.js";
 import { DrfScratch } from "./scratch.js";
 
 export { DrfScratch };
@@ -46,6 +47,99 @@ function tinyRowRefused(
   return -1;
 }
 
+/** What the slope helpers read and write (WASM twin: the parameters of addSlopes, settle, freezeCapped in assembly/drf.ts). */
+interface Slopes {
+  n: number;
+  k: number;
+  cap: Float64Array;
+  dem: Float64Array;
+  invCap: Float64Array;
+  divideRatios: boolean;
+  rate: Float64Array;
+  state: Uint8Array;
+  /** Per resource: the ramping queues' summed rate * share (in shares of capacity per unit of theta). */
+  slope: Float64Array;
+  /** Per resource: how many ramping queues use it. */
+  cnt: Uint32Array;
+  /** Each slope's largest value since it was last summed afresh. */
+  peak: Float64Array;
+}
+
+/** D/C, or D * (1/C) when every 1/C is finite. */
+function shareOf(sl: Slopes, d: number, r: number): number {
+  return sl.divideRatios ? d / sl.cap[r] : d * sl.invCap[r];
+}
+
+/** Queue i starts ramping: its rate joins the slope of every resource (its count only where it has demand). */
+function addSlopes(sl: Slopes, i: number): void {
+  const { k, dem, slope, cnt } = sl;
+  const rt = sl.rate[i];
+  const base = i * k;
+  for (let r = 0; r < k; r++) {
+    const d = dem[base + r];
+    slope[r] = slope[r] + rt * shareOf(sl, d, r);
+    if (d > 0) cnt[r]++;
+  }
+}
+
+/**
+ * After queues were added: raises the peaks, or names the ramping queue with the largest term
+ * on a slope that overflowed (-1 when all is well).
+ */
+function settleSlopes(sl: Slopes): number {
+  const { n, k, dem, rate, state, slope, peak } = sl;
+  for (let r = 0; r < k; r++) {
+    const v = slope[r];
+    if (!isFiniteF64(v)) {
+      let worst = 0, big = -1;
+      for (let i = 0; i < n; i++) {
+        if (state[i] !== RAMPING) continue;
+        const x = rate[i] * shareOf(sl, dem[i * k + r], r);
+        if (x > big) { big = x; worst = i; }
+      }
+      return worst;
+    }
+    peak[r] = Math.max(peak[r], v);
+  }
+  return -1;
+}
+
+/**
+ * Queue i capped (lambda = 1) after ramping for `ramp`: its rate leaves every resource it uses;
+ * exact zero when the last user leaves; a slope fallen below 2^-20 of its peak is summed afresh
+ * from the queues still ramping.
+ */
+function freezeCapped(
+  sl: Slopes, i: number, outLambda: Float64Array, liveList: Uint32Array, liveLen: number, ramp: number, slack: Float64Array,
+): void {
+  const { k, dem, rate, state, slope, cnt, peak } = sl;
+  const rt = rate[i];
+  const base = i * k;
+  // the use tracked for queue i is its share times (e - s) * rate as rounded; it is given 1
+  const miss = Math.abs(ramp * rt - 1.0) + ULP1;
+  state[i] = FROZEN;
+  outLambda[i] = 1.0;
+  for (let r = 0; r < k; r++) {
+    const d = dem[base + r];
+    if (d > 0) {
+      const c = cnt[r] - 1;
+      cnt[r] = c;
+      const sh = shareOf(sl, d, r);
+      slack[r] = slack[r] + miss * sh;
+      let v = c === 0 ? 0.0 : slope[r] - rt * sh;
+      if (c !== 0 && !(v >= peak[r] * PEAK_DROP)) {
+        v = 0;
+        for (let j = 0; j < liveLen; j++) {
+          const q = liveList[j];
+          if (state[q] === RAMPING) v += rate[q] * shareOf(sl, dem[q * k + r], r);
+        }
+        peak[r] = v;
+      }
+      slope[r] = v;
+    }
+  }
+}
+
 export function drfKernel(
   n: number, k: number,
   cap: Float64Array, dem: Float64Array, weights: Float64Array | null, offsets: Float64Array | null,
@@ -75,43 +169,16 @@ export function drfKernel(
   }
   for (let r = 0; r < k; r++) { used[r] = 0; slope[r] = 0; cnt[r] = 0; sat[r] = 0; }
 
-  // Slopes in shares of capacity per unit of theta (rate * D/C <= w); false when one overflows.
-  const shareOf = (d: number, r: number): number => (divideRatios ? d / cap[r] : d * invCap[r]);
   const peak = s.fbase; // each slope's largest value since it was last summed afresh
   const slack = s.base; // bound on the share of each resource misplaced by rounded levels
   for (let r = 0; r < k; r++) { peak[r] = 0; slack[r] = 0; }
   let lastStart = 0;
-  const addSlopes = (i: number): void => {
-    const rt = rate[i];
-    const base = i * k;
-    for (let r = 0; r < k; r++) {
-      const d = dem[base + r];
-      slope[r] = slope[r] + rt * shareOf(d, r);
-      if (d > 0) cnt[r]++;
-    }
-  };
+  const slopes: Slopes = { n, k, cap, dem, invCap, divideRatios, rate, state, slope, cnt, peak };
   const activate = (i: number): void => {
     state[i] = RAMPING;
-    addSlopes(i);
+    addSlopes(slopes, i);
   };
-  // after queues were added: raise the peaks, or name the ramping queue with the largest term
-  // on a slope that overflowed (-1 when all is well)
-  const settle = (): number => {
-    for (let r = 0; r < k; r++) {
-      const sl = slope[r];
-      if (!isFiniteF64(sl)) {
-        let worst = 0, big = -1;
-        for (let i = 0; i < n; i++) {
-          if (state[i] !== RAMPING) continue;
-          const x = rate[i] * shareOf(dem[i * k + r], r);
-          if (x > big) { big = x; worst = i; }
-        }
-        return worst;
-      }
-      peak[r] = Math.max(peak[r], sl);
-    }
-    return -1;
-  };
+  const settle = (): number => settleSlopes(slopes);
 
   // Pass 1: validate, delta, rate; without offsets also the cap key and activation.
   // (The WASM twin finds the same first largest ratio branch-free, by bit patterns.)
@@ -251,33 +318,7 @@ export function drfKernel(
       if (st === FROZEN) { ep++; continue; }
       if (endKey[i] > t) break;
       if (st === WAITING) break;
-      // capped: its rate leaves every resource it uses; exact zero when the last user leaves;
-      // a slope fallen below 2^-20 of its peak is summed afresh from the queues still ramping
-      const rt = rate[i];
-      const base = i * k;
-      // the use tracked for queue i is its share times (e - s) * rate as rounded; it is given 1
-      const miss = Math.abs((endKey[i] - (offsets ? startKey[i] : 0.0)) * rt - 1.0) + ULP1;
-      state[i] = FROZEN;
-      outLambda[i] = 1.0;
-      for (let r = 0; r < k; r++) {
-        const d = dem[base + r];
-        if (d > 0) {
-          const c = cnt[r] - 1;
-          cnt[r] = c;
-          const sh = shareOf(d, r);
-          slack[r] = slack[r] + miss * sh;
-          let sl = c === 0 ? 0.0 : slope[r] - rt * sh;
-          if (c !== 0 && !(sl >= peak[r] * PEAK_DROP)) {
-            sl = 0;
-            for (let j = 0; j < liveLen; j++) {
-              const q = liveList[j];
-              if (state[q] === RAMPING) sl += rate[q] * shareOf(dem[q * k + r], r);
-            }
-            peak[r] = sl;
-          }
-          slope[r] = sl;
-        }
-      }
+      freezeCapped(slopes, i, outLambda, liveList, liveLen, endKey[i] - (offsets ? startKey[i] : 0.0), slack);
       live--;
       ep++;
     }
@@ -323,7 +364,7 @@ export function drfKernel(
       s.work += k + liveLen * k;
       for (let j = 0; j < liveLen; j++) {
         const i = liveList[j];
-        if (state[i] === RAMPING) addSlopes(i);
+        if (state[i] === RAMPING) addSlopes(slopes, i);
       }
       const bad = settle();
       if (bad >= 0) return fail(Status.ShareOverflow, bad);
