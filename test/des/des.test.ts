@@ -1,99 +1,11 @@
-// The discrete-event core: the heap pops sorted order under any push/pop history, the indexed
-// heap keeps sorted order under random insert/update/remove, the event queue pops by
-// (time, priority, seq), the environment's instant loop and guards.
+// The discrete-event core: the event queue pops by (time, priority, seq), the environment's
+// instant loop, and the runaway guard of periodic events.
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { Heap } from "../../src/collections/heap.js";
-import { IndexedHeap } from "../../src/collections/indexed-heap.js";
 import { EventQueue, type Keyed } from "../../src/des/event-queue.js";
 import { Environment } from "../../src/des/environment.js";
 import { SimulationError } from "../../src/errors.js";
 import { RunawayGuard } from "../../src/des/runaway-guard.js";
-import { TimeIntegral } from "../../src/stats/time-integral.js";
-import { BucketAverages } from "../../src/stats/bucket-averages.js";
-import { percentileSorted } from "../../src/stats/summary.js";
-
-type Item = { key: number; id: number };
-const itemLess = (a: Item, b: Item) => a.key < b.key || (a.key === b.key && a.id < b.id);
-const itemCmp = (a: Item, b: Item) => (itemLess(a, b) ? -1 : itemLess(b, a) ? 1 : 0);
-
-describe("Heap", () => {
-  it("pops exactly the sorted order of what is in it, under random pushes, unordered appends and pops", () => {
-    fc.assert(fc.property(
-      fc.array(fc.oneof(
-        fc.record({ push: fc.integer({ min: -5, max: 5 }), unordered: fc.boolean() }),
-        fc.constant({ pop: true }),
-      ), { maxLength: 300 }),
-      (ops) => {
-        const h = new Heap<Item>(itemLess);
-        const model: Item[] = [];
-        let id = 0;
-        for (const op of ops) {
-          if ("push" in op) {
-            const x = { key: op.push, id: id++ };
-            if (op.unordered) h.appendUnordered(x); else h.push(x);
-            model.push(x);
-          } else {
-            model.sort(itemCmp);
-            expect(h.pop()).toBe(model.shift());
-          }
-          expect(h.size).toBe(model.length);
-          model.sort(itemCmp);
-          expect(h.peek()).toBe(model[0]);
-        }
-        const rest: Item[] = [];
-        for (let x = h.pop(); x !== undefined; x = h.pop()) rest.push(x);
-        expect(rest).toEqual(model);
-      },
-    ));
-  });
-
-  it("clear empties it", () => {
-    const h = new Heap<number>((a, b) => a < b);
-    h.push(2); h.push(1);
-    h.clear();
-    expect(h.size).toBe(0);
-    expect(h.pop()).toBeUndefined();
-  });
-});
-
-describe("IndexedHeap", () => {
-  // 70 ids: heaps three and four levels deep (four children per node)
-  it.each([12, 70])("top is always the smallest (key, tie, id) of the ids in it, under random insert/update/remove/clear (%i ids)", (n) => {
-    // the deep case: inserts and updates over a wider key range, clears rare, so the heap fills up
-    const deep = n > 12;
-    const op = fc.oneof(
-      { weight: deep ? 6 : 1, arbitrary: fc.record({ insert: fc.integer({ min: 0, max: n - 1 }) }) },
-      { weight: 1, arbitrary: fc.record({ remove: fc.integer({ min: 0, max: n - 1 }) }) },
-      { weight: deep ? 6 : 1, arbitrary: fc.record({ update: fc.integer({ min: 0, max: n - 1 }), key: fc.integer({ min: deep ? -30 : -3, max: deep ? 30 : 3 }), tie: fc.option(fc.integer({ min: 0, max: 2 }), { nil: undefined }) }) },
-      { weight: 1, arbitrary: fc.constant({ clear: true }) },
-    );
-    fc.assert(fc.property(fc.array(op, { maxLength: 300, size: deep ? "max" : undefined }), (ops) => {
-      const h = new IndexedHeap(n);
-      const inHeap = new Set<number>();
-      const key = new Float64Array(n), tie = new Float64Array(n);
-      for (const o of ops) {
-        if ("insert" in o) { h.insert(o.insert); inHeap.add(o.insert); }
-        else if ("remove" in o) { h.remove(o.remove); inHeap.delete(o.remove); }
-        else if ("update" in o) {
-          h.update(o.update, o.key, o.tie);
-          key[o.update] = o.key;
-          if (o.tie !== undefined) tie[o.update] = o.tie;
-        } else { h.clear(); inHeap.clear(); }
-        // the smallest by a scan (expect() only on a mismatch: 300 ops x 70 ids stay fast)
-        let min = -1;
-        for (const i of inHeap) if (min < 0 || (key[i] - key[min] || tie[i] - tie[min] || i - min) < 0) min = i;
-        if (h.size !== inHeap.size || h.top() !== min) expect([h.size, h.top()]).toEqual([inHeap.size, min]);
-        for (let i = 0; i < n; i++) if (h.has(i) !== inHeap.has(i)) expect([i, h.has(i)]).toEqual([i, inHeap.has(i)]);
-      }
-      // draining by remove(top) gives the sorted order
-      const sorted = [...inHeap].sort((a, b) => key[a] - key[b] || tie[a] - tie[b] || a - b);
-      const out: number[] = [];
-      while (h.size > 0) { const t = h.top(); out.push(t); h.remove(t); }
-      expect(out).toEqual(sorted);
-    }));
-  });
-});
 
 type Ev = Keyed & { label: number };
 
@@ -178,37 +90,13 @@ describe("Environment", () => {
   });
 });
 
-describe("samplers and guards", () => {
-  it("TimeIntegral: the header's example", () => {
-    let v = 2;
-    const ti = new TimeIntegral(1, () => v);
-    ti.advance(3); v = 5; ti.advance(4); ti.advance(2);
-    expect(ti.totals[0]).toBe(11);
-    expect(ti.time).toBe(4);
-  });
-
-  it("BucketAverages: the header's example", () => {
-    let v = 1;
-    const b = new BucketAverages(1, 2, () => v, 100, () => new Error("too many"));
-    b.advance(1); v = 3; b.advance(4); b.finish(4);
-    expect(b.t).toEqual([0, 2]);
-    expect(b.values[0]).toEqual([2, 3]);
-    const tiny = new BucketAverages(1, 1e-3, () => 0, 100, (to) => new Error(`too many up to ${to}`));
-    expect(() => tiny.advance(1)).toThrow("too many up to 1");
-  });
-
-  it("RunawayGuard: a repetition that does not advance, or one too many, throws", () => {
+describe("RunawayGuard", () => {
+  it("a repetition that does not advance, or one too many, throws", () => {
     const g = new RunawayGuard(2, (t) => new Error(`runaway at ${t}`));
     expect(g.next(0, 1)).toBe(1);
     expect(() => g.next(1e300, 1)).toThrow("runaway at 1e+300");
     const h = new RunawayGuard(2, (t) => new Error(`runaway at ${t}`));
     h.next(0, 1); h.next(1, 1);
     expect(() => h.next(2, 1)).toThrow("runaway at 2");
-  });
-
-  it("percentileSorted is nearest rank: p90 of 1..10 = 9, p50 of [1, 2] = 1, empty -> null", () => {
-    expect(percentileSorted([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 90)).toBe(9);
-    expect(percentileSorted([1, 2], 50)).toBe(1);
-    expect(percentileSorted([], 50)).toBeNull();
   });
 });
