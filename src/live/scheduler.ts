@@ -8,7 +8,7 @@
 // snapshots (persist.ts). Bad input is an InputError naming the field, raised before anything changes.
 import { InputError, describeValue } from "../errors.js";
 import type { Admission, PolicyFactory } from "../policy/policy.js";
-import { BUILTIN_POLICIES } from "../policies/index.js";
+import { getPolicy, policyNames } from "../sim/registry.js";
 import { LiveCore } from "./core.js";
 import { explainQueue, queueShares, type QueueExplanation, type QueueShare } from "./explain.js";
 import { IDS, HANDLES, type TaskInput } from "./ledger.js";
@@ -25,8 +25,24 @@ export type { TaskInput } from "./ledger.js";
 export type { QueueShare, QueueExplanation } from "./explain.js";
 export { dominantShare } from "./ledger.js";
 
-/** Policies the live scheduler runs: every built-in queue-level policy. */
-export const LIVE_POLICIES: Readonly<Record<string, PolicyFactory>> = Object.fromEntries(BUILTIN_POLICIES.map((f) => [f.name, f]));
+/**
+ * The policies the live scheduler runs, by name: a read-only view of the one policy registry
+ * (src/sim/registry.ts) the simulator and the CLI read, so a policy added with registerPolicy is
+ * here too. Kept for the package's existing users; getPolicy / policyNames answer the same.
+ */
+export const LIVE_POLICIES: Readonly<Record<string, PolicyFactory>> = new Proxy({} as Record<string, PolicyFactory>, {
+  // the target stays empty (and extensible, as a proxy that reports keys it lacks must have it)
+  set: () => false,
+  defineProperty: () => false,
+  deleteProperty: () => false,
+  get: (_, name) => (typeof name === "string" ? getPolicy(name) : undefined),
+  has: (_, name) => typeof name === "string" && getPolicy(name) !== undefined,
+  ownKeys: () => policyNames(),
+  getOwnPropertyDescriptor: (_, name) => {
+    const f = typeof name === "string" ? getPolicy(name) : undefined;
+    return f ? { value: f, enumerable: true, configurable: true, writable: false } : undefined;
+  },
+});
 
 const TASK_KEYS = ["id", "demand", "estimate", "job", "burst"];
 const HANDLE_KEYS = ["estimate", "job", "burst"];
@@ -49,7 +65,7 @@ export class Scheduler {
   private readonly points: PointRunner;
 
   constructor(options: SchedulerOptions) {
-    const o = checkOptions(options, (name) => (Object.prototype.hasOwnProperty.call(LIVE_POLICIES, name) ? LIVE_POLICIES[name] : undefined), () => Object.keys(LIVE_POLICIES));
+    const o = checkOptions(options, getPolicy, policyNames);
     this.policyName = o.policy;
     this.core = new LiveCore(o);
     this.points = new PointRunner(this.core);
