@@ -17,9 +17,6 @@ import type { CheckedOptions } from "./options.js";
 import { TimerList } from "./timers.js";
 import { checkVector, finiteNonNeg } from "./validate.js";
 
-/** Policies that apply QueueSpec min/max shares themselves (docs/policies/ltrf.md); for the others the live scheduler does. */
-const OWN_SHARE_RULES = new Set(["ltrf", "mlrf", "h-ltrf"]);
-
 export class LiveCore {
   readonly k: number;
   readonly state: LiveState;
@@ -31,6 +28,7 @@ export class LiveCore {
   readonly timers = new TimerList();
   readonly binding: PolicyBinding;
   readonly ledger: TaskLedger;
+  /** The policy applies min/max shares itself (Policy.ownShareRules); else the scheduler does. */
   readonly ownShares: boolean;
   readonly byName = new Map<string, LiveQueue>();
   /** Queues with a min share (served first, unless the policy has its own rule). */
@@ -51,7 +49,7 @@ export class LiveCore {
       wakeAt: (time: number) => this.timers.add({ time: Math.max(time, this.state.time), queue: null, burst: -1 }),
     };
     this.binding = new PolicyBinding(o.policy, o.factory, o.policyOptions, this.engine, o.seed, this.state, this.timers, this.dispatcher, this.actions);
-    this.ownShares = OWN_SHARE_RULES.has(o.policy);
+    this.ownShares = this.binding.policy.ownShareRules === true;
   }
 
   /** The clock's time (never before the last call's). Reads only: a refused call changes nothing. */

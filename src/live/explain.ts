@@ -54,7 +54,7 @@ export function queueShares(core: LiveCore, time: number): QueueShare[] {
 /** Why queue q is where it is: its weighted dominant share, rank among queues with waiting tasks, and whether its next task fits. */
 export function explainQueue(core: LiveCore, q: LiveQueue): QueueExplanation {
   const st = core.state;
-  const policyName = core.binding.policyName;
+  const told = q.rejected ? {} : core.binding.policy.explain?.(st, q.index) ?? {};
   const key = (x: LiveQueue) => dominantShare(x.usage, st.capacity) / (x.spec.weight ?? 1);
   const w = key(q);
   const head = q.head;
@@ -71,17 +71,14 @@ export function explainQueue(core: LiveCore, q: LiveQueue): QueueExplanation {
   if (q.rejected) parts.push(`rejected at admission (${admission.reason}): it starts nothing`);
   else if (head < 0) parts.push("no waiting task");
   else {
-    parts.push(policyName === "fifo"
-      ? `FIFO: its next task's job arrived at t=${st.slots.arrival[head]}`
-      : `weighted dominant share ${w.toPrecision(4)} (dominant share / weight ${q.spec.weight ?? 1}) is number ${rank} among queues with waiting tasks`);
+    parts.push(told.order ?? `weighted dominant share ${w.toPrecision(4)} (dominant share / weight ${q.spec.weight ?? 1}) is number ${rank} among queues with waiting tasks`);
     parts.push(`its next task ${fitsNow ? "fits in what is free" : "does not fit in what is free"}`);
     if (q.capped) parts.push(`it is at its max share ${max}: its next task would take it above`);
     const held = heldFor(core, q);
     if (held) parts.push(`the starvation guard holds the room its next task needs for queue '${held}' (the head of the DRF order, whose next task does not fit)`);
     if (min !== undefined && !core.ownShares && dominantShare(q.usage, st.capacity) < min) parts.push(`it is below its min share ${min}: served before the policy's order`);
-    if (policyName === "sp" && q.spec.kind === "LQ") parts.push("as an LQ it is served first, up to its DRF share of the whole capacity");
   }
-  if (!q.rejected && (policyName === "bopf" || policyName === "nbopf") && q.spec.kind === "LQ") parts.push(`admitted ${admission.class}${q.openBurst ? `, burst ${q.openBurst.index} open until t=${q.openBurst.deadline}` : ", no burst open"}`);
+  if (told.notes) parts.push(...told.notes);
   return { queue: q.spec.name, weightedShare: w, rank, waiting: q.waitingCount, running: q.runningCount, nextTaskFits: fitsNow, admission, reason: parts.join("; ") };
 }
 

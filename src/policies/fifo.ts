@@ -1,6 +1,6 @@
 // FIFO across the cluster: the earliest-submitted job's next task starts first; when it
 // does not fit, nothing behind it starts (head-of-line blocking, like YARN's FIFO scheduler).
-import type { ClusterState, Policy, PolicyFactory } from "../policy/policy.js";
+import type { ClusterState, Policy, PolicyExplanation, PolicyFactory } from "../policy/policy.js";
 
 export class FifoPolicy implements Policy {
   readonly name = "fifo";
@@ -16,6 +16,9 @@ export class FifoPolicy implements Policy {
     const task = state.queues[best].nextTask!;
     for (let r = 0; r < task.length; r++) if (state.used[r] + task[r] > state.capacity[r] * (1 + 1e-12)) return -1;
     return best;
+  }
+  explain(state: ClusterState, queue: number): PolicyExplanation {
+    return { order: `FIFO: its next task's job arrived at t=${state.queues[queue].nextArrival}` };
   }
 }
 

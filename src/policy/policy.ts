@@ -149,6 +149,24 @@ export interface Policy {
    * O(N) per queue added.
    */
   appendQueue?(spec: QueueSpec): void;
+  /**
+   * Optional: true when the policy applies QueueSpec.params minShare / maxShare itself (LTRF's
+   * ranking). Otherwise a driver that offers min/max shares applies them around the policy (the
+   * live scheduler: queues below their min share first, none above its max share).
+   */
+  readonly ownShareRules?: boolean;
+  /**
+   * Optional: the policy's words for queue `queue` now (a driver's explain()). `order` replaces
+   * the driver's default sentence on the queue's place in the order (its weighted dominant share's
+   * rank), used only while the queue has a waiting task; `notes` are added after the driver's own.
+   */
+  explain?(state: ClusterState, queue: number): PolicyExplanation;
+}
+
+/** A policy's answer to explain(): see Policy.explain. */
+export interface PolicyExplanation {
+  order?: string;
+  notes?: string[];
 }
 
 /** A policy's exported state: plain JSON (numbers, strings, booleans, null, arrays, objects). */

@@ -7,7 +7,7 @@ import { LIVE_POLICIES, createScheduler, restoreScheduler } from "../../src/live
 import { ServeSession } from "../../src/live/protocol.js";
 import type { Workload } from "../../src/policy/model.js";
 import type { ClusterState, PolicyFactory } from "../../src/policy/policy.js";
-import { policyNames, registerPolicy } from "../../src/sim/registry.js";
+import { getPolicy, policyNames, registerPolicy } from "../../src/sim/registry.js";
 import { simulate } from "../../src/sim/simulator.js";
 import { liveRun } from "../helpers/live-run.js";
 
@@ -76,5 +76,30 @@ describe("one policy registry", () => {
     session.handle(JSON.stringify({ op: "submit", queue: "y", task: { id: "y0", demand: [3] } }));
     session.handle(JSON.stringify({ op: "submit", queue: "x", task: { id: "x0", demand: [2] } }));
     expect(JSON.parse(session.handle(JSON.stringify({ op: "schedule" })))).toEqual({ started: [{ id: "x0", queue: "x" }] });
+  });
+
+  it("the scheduler asks the policy, never its name: renamed copies of fifo, sp, bopf and ltrf explain and apply shares as the originals", () => {
+    const copy = (name: string): string => {
+      const f = getPolicy(name)!;
+      const renamed = `test-copy-of-${name}`;
+      registerPolicy({ name: renamed, description: `${name} under another name`, create: (o) => f.create(o) });
+      return renamed;
+    };
+    const bursts = [{ start: 0, window: 5, volume: [4, 4] }];
+    for (const name of ["fifo", "sp", "bopf", "nbopf", "ltrf", "mlrf", "h-ltrf", "mbvt", "drf"]) {
+      const run = (policy: string) => {
+        let now = 0;
+        const s = createScheduler({ policy, capacity: [8, 8], engine, clock: () => now });
+        s.addQueue("lq", { kind: "LQ", bursts, minShare: 0.5, path: ["g"] });
+        s.addQueue("tq", { maxShare: 0.5, path: ["g"] });
+        for (let i = 0; i < 6; i++) s.submit("tq", { id: `t${i}`, demand: [2, 1], job: "tj" });
+        now = 1;
+        for (let i = 0; i < 4; i++) s.submit("lq", { id: `l${i}`, demand: [1, 2], job: "lj", burst: 0 });
+        const first = s.schedule();
+        now = 2;
+        return { first, explain: [s.explain("lq").reason, s.explain("tq").reason], shares: s.shares() };
+      };
+      expect(run(copy(name)), name).toEqual(run(name));
+    }
   });
 });
