@@ -22,6 +22,12 @@ export class LiveCore {
   readonly state: LiveState;
   readonly engine: Engine;
   readonly clock: () => number;
+  /**
+   * The clock's reading when the scheduler started (kept in snapshots): the scheduler's time, which
+   * the policy and the snapshots see, is the clock's minus it, so live time starts at 0 whatever the
+   * clock (docs/live-scheduler.md, "Time").
+   */
+  origin: number;
   readonly reservation: boolean;
   readonly starvationGuard: boolean;
   readonly dispatcher: Dispatcher;
@@ -41,6 +47,7 @@ export class LiveCore {
     this.starvationGuard = o.starvationGuard;
     this.engine = o.engine ?? loadEngineSync();
     this.clock = o.clock ?? (() => Date.now() / 1000);
+    this.origin = this.readClock();
     this.state = new LiveState(o.capacity, o.resources);
     this.dispatcher = new Dispatcher(this.k, { reservation: this.reservation, starvationGuard: this.starvationGuard });
     this.ledger = new TaskLedger(this.state, this.k, this.dispatcher);
@@ -52,11 +59,30 @@ export class LiveCore {
     this.ownShares = this.binding.policy.ownShareRules === true;
   }
 
-  /** The clock's time (never before the last call's). Reads only: a refused call changes nothing. */
-  now(): number {
+  /** The clock's reading, checked. */
+  private readClock(): number {
     const t = this.clock();
     if (!(typeof t === "number" && Number.isFinite(t))) throw new InputError("clock", `returned ${describeValue(t)}, expected finite seconds`);
-    return t > this.state.time ? t : this.state.time;
+    return t;
+  }
+
+  /**
+   * The scheduler's time now: the clock's minus the origin, never before the last call's (one rule
+   * for a scheduler and its restored copy: both hold the last call's time). A reading at or past
+   * nextWakeup() is at or past that timer, whatever the rounding of the subtraction. Reads only: a
+   * refused call changes nothing.
+   */
+  now(): number {
+    const t = this.readClock();
+    let rel = t - this.origin;
+    const next = this.timers.next();
+    if (next !== null && rel < next && t >= next + this.origin) rel = next;
+    return rel > this.state.time ? rel : this.state.time;
+  }
+
+  /** A scheduler time as the clock's reading (nextWakeup). */
+  toClock(time: number): number {
+    return time + this.origin;
   }
 
   /**
@@ -67,6 +93,8 @@ export class LiveCore {
    */
   begin(time: number, point = false, queueSet = false): void {
     const b = this.binding;
+    // a policy that cannot go on to `time` refuses the call here, before anything changes
+    if (time > this.state.time && b.built) b.policy.checkTime?.(time);
     // the policy is needed only where it hears of something (an event) or decides (points,
     // shares): a run of addQueue calls (and, for a policy without events, of submits too) builds
     // it once. Deferring is exact because the policy it replaces heard nothing in between, so what

@@ -9,8 +9,9 @@ import { HANDLES, IDS } from "./ledger.js";
 import { LiveQueue, RUNNING, WAITING } from "./live-state.js";
 import { SNAPSHOT_VERSION, type SchedulerSnapshot } from "./snapshot.js";
 
-/** The state at `time` as a snapshot. */
-export function snapshotOf(core: LiveCore, time: number): SchedulerSnapshot {
+/** The state as of the last call as a snapshot (its times the scheduler's, from the origin). */
+export function snapshotOf(core: LiveCore): SchedulerSnapshot {
+  const time = core.state.time;
   const slots = core.state.slots;
   const b = core.binding;
   // running tasks by queue, in start order
@@ -41,6 +42,7 @@ export function snapshotOf(core: LiveCore, time: number): SchedulerSnapshot {
       running: (running.get(q) ?? []).sort((a, b) => slots.started[a] - slots.started[b] || slots.startSeq[a] - slots.startSeq[b]).map((x) => ({ ...record(x), started: slots.started[x] })),
     })),
   };
+  if (core.origin !== 0) out.origin = core.origin;
   if (core.ledger.mode === HANDLES && slots.count > 0) out.handles = true;
   if (b.policyOptions !== undefined) out.policyOptions = JSON.parse(JSON.stringify(b.policyOptions, (_, v) => (v === Infinity ? "Infinity" : v)));
   // the policy's history (version 3): what a rebuild now would carry over; none before its first build
@@ -60,6 +62,7 @@ export function loadInto(core: LiveCore, s: SchedulerSnapshot): void {
   const b = core.binding;
   const ledger = core.ledger;
   core.state.time = s.time;
+  core.origin = s.origin ?? 0;
   const slots = core.state.slots;
   // handle tasks keep their handles (their slots); tasks with ids take slots in order
   if (s.handles === true) ledger.mode = HANDLES;

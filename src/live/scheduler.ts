@@ -170,7 +170,8 @@ export class Scheduler {
 
   /** Time of the next burst end or wake-up the policy asked for: call schedule() then (the simulator's scheduling point). */
   nextWakeup(): number | null {
-    return this.core.timers.next();
+    const next = this.core.timers.next();
+    return next === null ? null : this.core.toClock(next);
   }
 
   /** Per queue: usage, dominant share, the policy's target (if it has one), accumulated dominant share x seconds. */
@@ -189,7 +190,8 @@ export class Scheduler {
 
   /** Versioned plain JSON from which restoreScheduler rebuilds the scheduler (docs/live-scheduler.md says what carries over). */
   snapshot(): SchedulerSnapshot {
-    return snapshotOf(this.core, this.core.now());
+    this.core.now(); // the clock is read (a bad clock is an InputError) but the state is as of the last call
+    return snapshotOf(this.core);
   }
 
   /** Internal: rebuilds the state from a checked snapshot (restoreScheduler). */

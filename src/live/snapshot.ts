@@ -32,7 +32,13 @@ export interface SchedulerSnapshot {
   starvationGuard?: boolean;
   policyOptions?: Record<string, unknown>;
   seed?: number;
+  /** The scheduler's time of the snapshot (its last call's), in seconds from `origin`. */
   time: number;
+  /**
+   * The clock's reading when the scheduler started (version 3; absent: 0): every time in the
+   * snapshot and in the policy state is the clock's minus it.
+   */
+  origin?: number;
   /** The policy's exportState (version 3; stateful policies, once built). */
   policyState?: PolicyState;
   /** The random stream's state (version 3): H-LTRF's random ties go on where they were. */
@@ -73,6 +79,7 @@ export function checkSnapshot(snapshot: unknown): SchedulerSnapshot {
   if (s.starvationGuard !== undefined && typeof s.starvationGuard !== "boolean") throw new InputError("snapshot.starvationGuard", `must be true or false (got ${describeValue(s.starvationGuard)})`);
   if (s.handles !== undefined && s.handles !== true) throw new InputError("snapshot.handles", `expected true or no field, got ${describeValue(s.handles)}`);
   if (s.handles === true && s.version < 3) throw new InputError("snapshot.version", `handles need version 3, got ${s.version}`);
+  if (s.origin !== undefined && !finite(s.origin)) throw new InputError("snapshot.origin", `expected finite seconds, got ${describeValue(s.origin)}`);
   if (!finite(s.time)) throw new InputError("snapshot.time", `expected finite seconds, got ${describeValue(s.time)}`);
   if (!Array.isArray(s.capacity)) throw new InputError("snapshot.capacity", `expected an array, got ${describeValue(s.capacity)}`);
   if (!Array.isArray(s.queues)) throw new InputError("snapshot.queues", `expected an array, got ${describeValue(s.queues)}`);

@@ -150,6 +150,12 @@ export interface Policy {
    */
   appendQueue?(spec: QueueSpec): void;
   /**
+   * Optional: a policy that cannot go on to time `time` (a bounded history, e.g. LTRF's fairness
+   * series) throws an InputError naming the option that bounds it, and changes nothing. A driver
+   * asks before it changes anything for a call at a later time, so the refused call changes nothing.
+   */
+  checkTime?(time: number): void;
+  /**
    * Optional: true when the policy applies QueueSpec.params minShare / maxShare itself (LTRF's
    * ranking). Otherwise a driver that offers min/max shares applies them around the policy (the
    * live scheduler: queues below their min share first, none above its max share).
