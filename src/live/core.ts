@@ -168,6 +168,10 @@ export class LiveCore {
   /** Queue q takes a checked spec; returns its admission after the change. */
   updateQueue(q: LiveQueue, spec: QueueSpec): Admission {
     const b = this.binding;
+    // the tasks held and the open burst keep their burst indices: the new spec must still report them
+    const held = this.highestBurstHeld(q);
+    const reported = spec.bursts?.length ?? 0;
+    if (held >= reported) throw new InputError("options.bursts", `queue '${q.spec.name}' holds tasks of burst ${held} (or has it open): it must report at least ${held + 1} bursts (got ${reported})`);
     const time = this.now();
     this.begin(time, false, true);
     const before = q.spec;
@@ -176,6 +180,14 @@ export class LiveCore {
     if (typeof b.policy.admission === "function") b.bindOrUndo(() => this.setSpec(q, before));
     this.dispatcher.touch(this.state, q.index);
     return b.admissionOf(q);
+  }
+
+  /** The highest burst index of queue q's open burst and held tasks, -1 for none (O(slots): updateQueue only). */
+  private highestBurstHeld(q: LiveQueue): number {
+    const slots = this.state.slots;
+    let high = q.openBurst ? q.openBurst.index : -1;
+    for (let x = 0; x < slots.size; x++) if (slots.state[x] !== FREE && slots.queue[x] === q && slots.burst[x] > high) high = slots.burst[x];
+    return high;
   }
 
   /** Removes queue q (no running tasks); returns its waiting tasks. */
@@ -216,6 +228,8 @@ export class LiveCore {
     if (burst !== undefined) {
       if (!(typeof burst === "number" && Number.isInteger(burst) && burst >= 0)) throw new InputError(`${p}burst`, `must be an integer >= 0 (got ${describeValue(burst)})`);
       if (q.spec.kind !== "LQ") throw new InputError(`${p}burst`, `queue '${queue}' is not an LQ`);
+      const reported = q.spec.bursts?.length ?? 0;
+      if (burst >= reported) throw new InputError(`${p}burst`, `queue '${queue}' reports ${reported} burst${reported === 1 ? "" : "s"} (indices 0..${reported - 1}); got ${burst}`);
     }
     const b = this.binding;
     if (q.rejected) throw new InputError("queue", `queue '${queue}' was rejected at admission: ${b.admissionOf(q).reason}`);

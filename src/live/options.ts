@@ -3,7 +3,7 @@
 import type { Engine } from "../engine/engine.js";
 import { InputError, describeValue } from "../errors.js";
 import type { PolicyFactory } from "../policy/policy.js";
-import { checkKeys } from "./validate.js";
+import { checkKeys, checkWeight, plainJson } from "./validate.js";
 
 export interface SchedulerOptions {
   policy: string;
@@ -50,18 +50,23 @@ export function checkOptions(options: SchedulerOptions, lookup: (name: string) =
   const factory = lookup(policy);
   if (!factory) throw new InputError("policy", `unknown policy '${policy}' (live: ${known().join(", ")})`);
   if (!Array.isArray(capacity) || capacity.length === 0) throw new InputError("capacity", `expected a non-empty array of numbers, got ${describeValue(capacity)}`);
-  capacity.forEach((c, r) => { if (!(typeof c === "number" && Number.isFinite(c) && c > 0)) throw new InputError(`capacity[${r}]`, `must be a finite number > 0 (got ${describeValue(c)})`); });
+  // index loops: forEach and every skip an array's holes ([1, , 1])
+  for (let r = 0; r < capacity.length; r++) {
+    const c = capacity[r];
+    if (!(typeof c === "number" && Number.isFinite(c) && c > 0)) throw new InputError(`capacity[${r}]`, `must be a finite number > 0 (got ${describeValue(c)})`);
+  }
   const k = capacity.length;
-  if (resources !== undefined && !(Array.isArray(resources) && resources.length === k && resources.every((s) => typeof s === "string"))) throw new InputError("resources", `expected ${k} names, got ${describeValue(resources)}`);
+  if (resources !== undefined && !(Array.isArray(resources) && resources.length === k && Array.from(resources).every((s) => typeof s === "string"))) throw new InputError("resources", `expected ${k} names, got ${describeValue(resources)}`);
   if (clock !== undefined && typeof clock !== "function") throw new InputError("clock", `expected a function returning seconds, got ${describeValue(clock)}`);
   if (reservation !== undefined && typeof reservation !== "boolean") throw new InputError("reservation", `must be true or false (got ${describeValue(reservation)})`);
   if (starvationGuard !== undefined && typeof starvationGuard !== "boolean") throw new InputError("starvationGuard", `must be true or false (got ${describeValue(starvationGuard)})`);
   if (policyOptions !== undefined && (policyOptions === null || typeof policyOptions !== "object" || Array.isArray(policyOptions))) throw new InputError("policyOptions", `expected an object, got ${describeValue(policyOptions)}`);
   if (seed !== undefined && !(typeof seed === "number" && Number.isInteger(seed))) throw new InputError("seed", `must be an integer (got ${describeValue(seed)})`);
-  const gw = policyOptions?.groupWeights;
+  const plainOptions = policyOptions === undefined ? undefined : plainJson(policyOptions, "policyOptions") as Record<string, unknown>;
+  const gw = plainOptions?.groupWeights;
   if (gw !== null && typeof gw === "object") {
     // checked here: the policy sees only the groups its queues have (groups may come later)
-    for (const [key, w] of Object.entries(gw)) if (!(typeof w === "number" && w > 0 && Number.isFinite(w))) throw new InputError(`policyOptions.groupWeights.${key}`, `must be a finite number > 0 (got ${describeValue(w)})`);
+    for (const [key, w] of Object.entries(gw)) checkWeight(`policyOptions.groupWeights.${key}`, w);
   }
   return {
     policy, factory,
@@ -70,7 +75,7 @@ export function checkOptions(options: SchedulerOptions, lookup: (name: string) =
     engine: options.engine, clock,
     reservation: reservation === true,
     starvationGuard: starvationGuard !== false,
-    policyOptions: policyOptions === undefined ? undefined : JSON.parse(JSON.stringify(policyOptions, (_, v) => (v === Infinity ? "Infinity" : v)), (_, v) => (v === "Infinity" ? Infinity : v)),
+    policyOptions: plainOptions,
     seed: seed ?? 0,
   };
 }

@@ -209,7 +209,6 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
 export function restoreScheduler(snapshot: SchedulerSnapshot, options: Omit<SchedulerOptions, "policy" | "capacity" | "resources" | "reservation" | "starvationGuard" | "policyOptions" | "seed"> = {}): Scheduler {
   const s = checkSnapshot(snapshot);
   const sched = new Scheduler({ ...options, policy: s.policy, capacity: s.capacity, resources: s.resources, reservation: s.reservation, starvationGuard: s.starvationGuard, policyOptions: s.policyOptions, seed: s.seed });
-  s.queues.forEach((q, i) => queueSpec(q.name, specOptions(q.spec), `snapshot.queues[${i}].spec`, s.capacity.length));
   sched.load(s);
   return sched;
 }

@@ -104,3 +104,114 @@ describe("defect 12: one clock rule for a scheduler and its restored copy", () =
     expect(s.shares()[0].accumulated).toBeCloseTo(0.5, 12); // share 0.5 from t = 1 to 2
   });
 });
+
+describe("defect 5: weights are refused outside [2^-20, 2^20]", () => {
+  it.each([1e300, 5e-324, 1.7e308, 2 ** 20 * 1.01, 2 ** -21])("weight %s: addQueue, updateQueue and groupWeights refuse it, changing nothing", (weight) => {
+    const s = createScheduler({ policy: "drf", capacity: [4], engine, clock: () => 0 });
+    s.addQueue("a");
+    expectRefusedUnchanged(() => s.addQueue("b", { weight }), s, { field: /^options\.weight$/, ignore: IGNORE });
+    expectRefusedUnchanged(() => s.updateQueue("a", { weight }), s, { field: /^options\.weight$/, ignore: IGNORE });
+    expect(() => createScheduler({ policy: "h-ltrf", capacity: [4], engine, policyOptions: { groupWeights: { g: weight } } })).toThrow(expect.objectContaining({ field: "policyOptions.groupWeights.g" }));
+  });
+
+  it.each(POLICIES)("%s: the extreme accepted weights with min shares schedule without an error", (policy) => {
+    let now = 0;
+    const s = createScheduler({ policy, capacity: [10, 10], engine, clock: () => now, policyOptions: optionsFor(policy) });
+    s.addQueue("heavy", { weight: 2 ** 20, minShare: 0.3, path: ["g"] });
+    s.addQueue("light", { weight: 2 ** -20, minShare: 0.2, path: ["h"] });
+    s.addQueue("plain", { path: ["g"] });
+    for (let i = 0; i < 6; i++) for (const q of ["heavy", "light", "plain"]) s.submit(q, { id: `${q}${i}`, demand: [1, 2], job: `${q}j` });
+    const started = s.schedule();
+    expect(started.length).toBe(5); // 10 of the second resource, 2 per task
+    now = 1;
+    s.finish(started[0].id);
+    expect(s.schedule().length).toBe(1);
+  });
+});
+
+describe("defect 6: a snapshot is checked by the rules of the calls that made it", () => {
+  function base(): ReturnType<Scheduler["snapshot"]> {
+    const clock = { t: 0 };
+    const s = createScheduler({ policy: "fifo", capacity: [4, 4], engine, clock: () => clock.t });
+    s.addQueue("a");
+    s.submit("a", { id: "r1", demand: [2, 2], estimate: 3, job: "j" });
+    s.submit("a", { id: "w1", demand: [1, 1] });
+    clock.t = 1;
+    s.schedule();
+    s.submit("a", { id: "w2", demand: [4, 4] });
+    clock.t = 2;
+    s.shares();
+    return JSON.parse(JSON.stringify(s.snapshot()));
+  }
+  type Snap = ReturnType<typeof base>;
+  const cases: Array<[string, (s: Snap) => void, RegExp]> = [
+    ["running tasks above the capacity", (s) => { s.queues[0].running.push({ ...s.queues[0].running[0], id: "r2", demand: [3, 1] }); }, /^snapshot\.queues\[0\]\.running\[\d\]\.demand\[0\]$/],
+    ["a waiting task larger than the capacity", (s) => { s.queues[0].waiting[0].demand = [5, 1]; }, /^snapshot\.queues\[0\]\.waiting\[0\]\.demand\[0\]$/],
+    ["since after the snapshot's time", (s) => { s.queues[0].since = s.time + 1; }, /^snapshot\.queues\[0\]\.since$/],
+    ["job ''", (s) => { s.queues[0].running[0].job = ""; }, /^snapshot\.queues\[0\]\.running\[0\]\.job$/],
+    ["estimate -5", (s) => { s.queues[0].running[0].estimate = -5; }, /^snapshot\.queues\[0\]\.running\[0\]\.estimate$/],
+    ["started 1e300", (s) => { s.queues[0].running[0].started = 1e300; }, /^snapshot\.queues\[0\]\.running\[0\]\.started$/],
+    ["started before submitted", (s) => { s.queues[0].running[0].started = -1; }, /^snapshot\.queues\[0\]\.running\[0\]\.started$/],
+    ["submitted after the snapshot's time", (s) => { s.queues[0].waiting[0].submitted = 1e9; }, /^snapshot\.queues\[0\]\.waiting\[0\]\.submitted$/],
+    ["a burst on a TQ", (s) => { s.queues[0].waiting[0].burst = 0; }, /^snapshot\.queues\[0\]\.waiting\[0\]\.burst$/],
+    ["accumulated -1", (s) => { s.queues[0].accumulated = -1; }, /^snapshot\.queues\[0\]\.accumulated$/],
+    ["a weight of 1e300", (s) => { s.queues[0].spec.weight = 1e300; }, /^snapshot\.queues\[0\]\.spec\.weight$/],
+    ["a hole in the waiting list", (s) => { (s.queues[0].waiting as unknown[]) = [s.queues[0].waiting[0], , s.queues[0].waiting[1]]; }, /^snapshot\.queues\[0\]\.waiting\[1\]$/],
+  ];
+  it("the untampered snapshot restores", () => {
+    expect(restoreScheduler(base(), { engine, clock: () => 2 }).explain("a")).toMatchObject({ running: 2, waiting: 1 });
+  });
+  it.each(cases)("%s is an InputError naming the field", (_, tamper, field) => {
+    const s = base();
+    tamper(s);
+    let err: unknown = null;
+    try { restoreScheduler(s, { engine, clock: () => 2 }); } catch (e) { err = e; }
+    expect(err).toBeInstanceOf(InputError);
+    expect((err as InputError).field).toMatch(field);
+  });
+});
+
+describe("defect 9: validation gaps", () => {
+  it("a burst index the LQ does not report is refused at submit, changing nothing", () => {
+    const s = createScheduler({ policy: "bopf", capacity: [4], engine, clock: () => 0 });
+    s.addQueue("lq", { kind: "LQ", bursts: [{ start: 0, window: 5, volume: [2] }] });
+    expectRefusedUnchanged(() => s.submit("lq", { id: "t", demand: [1], burst: 99 }), s, { field: /^task\.burst$/, ignore: IGNORE });
+    expectRefusedUnchanged(() => s.submitHandle("lq", [1], { burst: 1 }), s, { field: /^options\.burst$/, ignore: IGNORE });
+    s.submit("lq", { id: "t", demand: [1], burst: 0 });
+    expect(s.nextWakeup()).toBe(5); // the burst's window ends
+    // the tasks held keep their burst: the spec must go on reporting it
+    expectRefusedUnchanged(() => s.updateQueue("lq", { bursts: [] }), s, { field: /^options\.bursts$/, ignore: IGNORE });
+  });
+
+  it("an array with a hole is refused, naming the hole", () => {
+    // eslint-disable-next-line no-sparse-arrays
+    expect(() => createScheduler({ policy: "drf", capacity: [1, , 1] as number[] })).toThrow(expect.objectContaining({ field: "capacity[1]" }));
+    // eslint-disable-next-line no-sparse-arrays
+    expect(() => createScheduler({ policy: "drf", capacity: [1, 1], resources: ["a", , ] as string[] })).toThrow(expect.objectContaining({ field: "resources" }));
+    const s = createScheduler({ policy: "drf", capacity: [1, 1], engine });
+    // eslint-disable-next-line no-sparse-arrays
+    expect(() => s.submit("x", { id: "t", demand: [1, , ] as number[] })).toThrow(InputError);
+    s.addQueue("q");
+    // eslint-disable-next-line no-sparse-arrays
+    expect(() => s.submit("q", { id: "t", demand: [1, , ] as number[] })).toThrow(expect.objectContaining({ field: "task.demand[1]" }));
+  });
+
+  it("policyOptions with a BigInt, a cycle or deep nesting are InputErrors naming the field", () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    let deep: Record<string, unknown> = {};
+    for (let i = 0; i < 20_000; i++) deep = { d: deep };
+    const field = (policyOptions: Record<string, unknown>): string => {
+      try { createScheduler({ policy: "ltrf", capacity: [1], engine, policyOptions }); } catch (e) { expect(e).toBeInstanceOf(InputError); return (e as InputError).field; }
+      return "accepted";
+    };
+    expect(field({ window: 10n })).toBe("policyOptions.window");
+    expect(field({ x: cyclic })).toMatch(/^policyOptions\.x(\.self)+$/);
+    expect(field({ deep })).toMatch(/^policyOptions\.deep(\.d)+$/);
+    const serve = new ServeSession(engine);
+    let line = '"x"';
+    for (let i = 0; i < 20_000; i++) line = `{"d":${line}}`;
+    const out = JSON.parse(serve.handle(`{"op":"init","policy":"ltrf","capacity":[1],"policyOptions":${line}}`)) as { error: string; field?: string };
+    expect(out.field).toMatch(/^(policyOptions(\.d)+|request)$/);
+  });
+});
