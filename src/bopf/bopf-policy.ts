@@ -37,7 +37,7 @@
 import type { Engine } from "../engine/engine.js";
 import { InputError, describeValue } from "../errors.js";
 import type { BurstSpec, QueueSpec, Workload } from "../policy/model.js";
-import type { ClusterState, Policy, PolicyActions, PolicyContext, SimEvent } from "../policy/policy.js";
+import type { ClusterState, Policy, PolicyActions, PolicyContext, PolicyExplanation, SimEvent } from "../policy/policy.js";
 import { BopfAdmissionControl, type BopfAdmission, type BopfClass } from "./admission.js";
 import { allocateInstant, type InstantQueue } from "./allocate.js";
 import type { BurstSeries } from "./bursts.js";
@@ -180,6 +180,14 @@ export class BopfPolicy implements Policy {
 
   admission(queue: number): BopfAdmission {
     return this.admissions[queue];
+  }
+
+  /** An LQ's admission class and its open burst. */
+  explain(state: ClusterState, queue: number): PolicyExplanation {
+    const q = state.queues[queue];
+    if (q.rejected || q.spec.kind !== "LQ") return {};
+    const b = q.openBurst;
+    return { notes: [`admitted ${this.admissions[queue]?.class ?? "elastic"}${b ? `, burst ${b.index} open until t=${b.deadline}` : ", no burst open"}`] };
   }
 
   onEvent(ev: SimEvent, state: ClusterState, actions: PolicyActions): void {

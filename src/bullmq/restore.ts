@@ -29,7 +29,7 @@ export function restorePoolScheduler(snapshot: SchedulerSnapshot, spec: PoolSche
   if (spec.resources !== undefined && !same(snapshot.resources, spec.resources)) {
     throw new InputError("snapshot.resources", `are [${snapshot.resources}] but the pool names [${spec.resources}]`);
   }
-  frozen = snapshot.time;
+  frozen = snapshot.time + (snapshot.origin ?? 0); // the clock's reading at the snapshot's time
   for (const q of snapshot.queues) {
     for (const t of q.running) scheduler.cancel(t.id);
     for (const t of q.waiting) scheduler.cancel(t.id);

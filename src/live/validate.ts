@@ -5,6 +5,61 @@ import type { BurstSpec, QueueKind, QueueSpec } from "../policy/model.js";
 
 export const finiteNonNeg = (x: unknown): x is number => typeof x === "number" && Number.isFinite(x) && x >= 0;
 
+/**
+ * Accepted queue and group weights: [2^-20, 2^20] (about 1e-6 to 1e6). A share over a weight and
+ * a weight sum stay far from 0, Infinity and subnormals for every policy's kernel
+ * (docs/live-scheduler.md, "Accepted ranges").
+ */
+export const MIN_WEIGHT = 2 ** -20;
+export const MAX_WEIGHT = 2 ** 20;
+
+/** Checks a weight (InputError naming `field`). */
+export function checkWeight(field: string, w: unknown): void {
+  if (!(typeof w === "number" && w >= MIN_WEIGHT && w <= MAX_WEIGHT)) throw new InputError(field, `must be a number in [2^-20, 2^20] (about 9.5e-7 to 1.05e6; got ${describeValue(w)})`);
+}
+
+/** Deepest nesting of policy options (and snapshot policy state) accepted. */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * A copy of `v` as plain JSON (objects, arrays, strings, booleans, null, numbers; Infinity kept,
+ * the string "Infinity" read as Infinity),
+ * or an InputError naming the path of the first value that is not: a BigInt, a function, a
+ * symbol, undefined in an array, a cycle or nesting deeper than MAX_JSON_DEPTH, an array hole.
+ */
+export function plainJson(v: unknown, field: string, depth = 0): unknown {
+  if (v === "Infinity") return Infinity; // how JSON (the sidecar, snapshots) writes it
+  if (v === null || typeof v === "string" || typeof v === "boolean") return v;
+  if (typeof v === "number") {
+    if (Number.isNaN(v)) throw new InputError(field, "must be a number, not NaN");
+    return v;
+  }
+  if (typeof v !== "object") throw new InputError(field, `must be plain JSON (got ${describeValue(v)})`);
+  if (depth >= MAX_JSON_DEPTH) throw new InputError(field, `nests deeper than ${MAX_JSON_DEPTH} levels (or is a cycle)`);
+  if (Array.isArray(v)) {
+    const out: unknown[] = [];
+    for (let i = 0; i < v.length; i++) {
+      if (!(i in v)) throw new InputError(`${field}[${i}]`, "is a hole in the array");
+      out.push(plainJson(v[i], `${field}[${i}]`, depth + 1));
+    }
+    return out;
+  }
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) throw new InputError(field, `must be a plain object (got ${describeValue(v)})`);
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(v)) {
+    const x = (v as Record<string, unknown>)[key];
+    if (x === undefined) continue; // as JSON drops it
+    out[key] = plainJson(x, `${field}.${key}`, depth + 1);
+  }
+  return out;
+}
+
+/** Calls `each` for every index of array `a`, holes included (forEach skips them). */
+export function eachIndex<T>(a: readonly T[], each: (x: T, i: number) => void): void {
+  for (let i = 0; i < a.length; i++) each(a[i], i);
+}
+
 /** Checks a vector of k finite numbers >= 0 (no copy). */
 export function checkVector(field: string, v: unknown, k: number): ArrayLike<number> {
   if (!Array.isArray(v) && !(ArrayBuffer.isView(v) && !(v instanceof DataView))) throw new InputError(field, `expected an array of ${k} numbers, got ${describeValue(v)}`);
@@ -40,7 +95,7 @@ export interface QueueOptions {
 
 function checkBursts(field: string, v: unknown, k: number): BurstSpec[] {
   if (!Array.isArray(v)) throw new InputError(field, `expected an array of {start, window, volume}, got ${describeValue(v)}`);
-  return v.map((b: unknown, i) => {
+  return Array.from(v, (b: unknown, i) => {
     const f = `${field}[${i}]`;
     if (b === null || typeof b !== "object" || Array.isArray(b)) throw new InputError(f, `expected {start, window, volume}, got ${describeValue(b)}`);
     checkKeys(f, b, ["start", "window", "volume"]);
@@ -59,9 +114,9 @@ export function queueSpec(name: string, o: unknown, field: string, k: number): Q
   if (o === null || typeof o !== "object" || Array.isArray(o)) throw new InputError(field, `expected an object, got ${describeValue(o)}`);
   const q = o as Record<string, unknown>;
   checkKeys(field, q, QUEUE_KEYS);
-  if (q.weight !== undefined && !(typeof q.weight === "number" && Number.isFinite(q.weight) && q.weight > 0)) throw new InputError(`${field}.weight`, `must be a finite number > 0 (got ${describeValue(q.weight)})`);
+  if (q.weight !== undefined) checkWeight(`${field}.weight`, q.weight);
   if (q.kind !== undefined && q.kind !== "LQ" && q.kind !== "TQ") throw new InputError(`${field}.kind`, `must be 'LQ' or 'TQ' (got ${describeValue(q.kind)})`);
-  if (q.path !== undefined && !(Array.isArray(q.path) && q.path.every((p) => typeof p === "string" && p !== "" && !p.includes("/")))) throw new InputError(`${field}.path`, `must be an array of non-empty group names without '/' (got ${describeValue(q.path)})`);
+  if (q.path !== undefined && !(Array.isArray(q.path) && Array.from(q.path).every((p) => typeof p === "string" && p !== "" && !p.includes("/")))) throw new InputError(`${field}.path`, `must be an array of non-empty group names without '/' (got ${describeValue(q.path)})`);
   for (const s of ["minShare", "maxShare"] as const) {
     const v = q[s];
     if (v !== undefined && !(typeof v === "number" && v >= 0 && v <= 1)) throw new InputError(`${field}.${s}`, `must be a number in [0, 1] (got ${describeValue(v)})`);

@@ -284,6 +284,11 @@ export abstract class PlannedPolicy implements Policy {
     return u;
   }
 
+  /** Refuses a time the fairness series cannot reach (Policy.checkTime); changes nothing. */
+  checkTime(t: number): void {
+    if (this.fairness !== undefined && this.nextSample <= t) this.checkSamples(t);
+  }
+
   /** Bounds the fairness series: sampling up to t must add at most MAX_FAIRNESS_SAMPLES points in all, and must advance. */
   private checkSamples(t: number): void {
     const every = this.opts.sampleInterval;

@@ -1,6 +1,6 @@
 // FIFO across the cluster: the earliest-submitted job's next task starts first; when it
 // does not fit, nothing behind it starts (head-of-line blocking, like YARN's FIFO scheduler).
-import type { ClusterState, Policy, PolicyFactory } from "../policy/policy.js";
+import type { ClusterState, Policy, PolicyExplanation, PolicyFactory } from "../policy/policy.js";
 import { fits } from "../dispatch/fit.js";
 
 export class FifoPolicy implements Policy {
@@ -15,6 +15,9 @@ export class FifoPolicy implements Policy {
     }
     if (best < 0) return -1;
     return fits(state, state.queues[best].nextTask!) ? best : -1;
+  }
+  explain(state: ClusterState, queue: number): PolicyExplanation {
+    return { order: `FIFO: its next task's job arrived at t=${state.queues[queue].nextArrival}` };
   }
 }
 

@@ -11,6 +11,8 @@ import { PlannedPolicy, decideFlat, type PlanInput } from "../ltrf/planned-polic
 
 export class LtrfPolicy extends PlannedPolicy {
   readonly name: string = "ltrf";
+  /** Min and max shares are part of LTRF's ranking (docs/policies/ltrf.md). */
+  readonly ownShareRules = true;
   protected decide(p: PlanInput): void {
     decideFlat(this.engine, p, this.opts.blocking);
   }

@@ -6,7 +6,7 @@
 // share among the LQs as a per-resource target, then runs the same priority online DRF.
 import type { Engine } from "../engine/engine.js";
 import { InputError, describeValue } from "../errors.js";
-import type { ClusterState, Policy, PolicyFactory } from "../policy/policy.js";
+import type { ClusterState, Policy, PolicyExplanation, PolicyFactory } from "../policy/policy.js";
 import { queueWeights } from "./drf.js";
 import { HARD } from "../kernels/guarantee-class.js";
 
@@ -62,6 +62,12 @@ export class StrictPriorityPolicy implements Policy {
   /** LQs before TQs in the dispatch's online DRF. */
   tier(state: ClusterState, out: Uint8Array): void {
     for (const q of state.queues) if (q.spec.kind !== "LQ") out[q.index] = 1;
+  }
+  explain(state: ClusterState, queue: number): PolicyExplanation {
+    const q = state.queues[queue];
+    // a queue with waiting tasks: active jobs beyond its running ones
+    const waiting = q.activeJobs > q.runningTasks;
+    return { notes: q.spec.kind === "LQ" && !q.rejected && waiting ? ["as an LQ it is served first, up to its DRF share of the whole capacity"] : [] };
   }
 }
 

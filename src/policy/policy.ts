@@ -150,6 +150,30 @@ export interface Policy {
    * O(N) per queue added.
    */
   appendQueue?(spec: QueueSpec): void;
+  /**
+   * Optional: a policy that cannot go on to time `time` (a bounded history, e.g. LTRF's fairness
+   * series) throws an InputError naming the option that bounds it, and changes nothing. A driver
+   * asks before it changes anything for a call at a later time, so the refused call changes nothing.
+   */
+  checkTime?(time: number): void;
+  /**
+   * Optional: true when the policy applies QueueSpec.params minShare / maxShare itself (LTRF's
+   * ranking). Otherwise a driver that offers min/max shares applies them around the policy (the
+   * live scheduler: queues below their min share first, none above its max share).
+   */
+  readonly ownShareRules?: boolean;
+  /**
+   * Optional: the policy's words for queue `queue` now (a driver's explain()). `order` replaces
+   * the driver's default sentence on the queue's place in the order (its weighted dominant share's
+   * rank), used only while the queue has a waiting task; `notes` are added after the driver's own.
+   */
+  explain?(state: ClusterState, queue: number): PolicyExplanation;
+}
+
+/** A policy's answer to explain(): see Policy.explain. */
+export interface PolicyExplanation {
+  order?: string;
+  notes?: string[];
 }
 
 /** A policy's exported state: plain JSON (numbers, strings, booleans, null, arrays, objects). */

@@ -35,7 +35,7 @@ interface Run { s: Scheduler; running: string[]; seq: number; eager: boolean; xs
 function step(r: Run, op: Op | QueueOp, clock: { t: number }): unknown {
   const { s } = r;
   const present = (i: number) => r.xs.has(i);
-  const changed = (out: unknown) => { if (r.eager) (s as unknown as { bind(): void }).bind(); return out; };
+  const changed = (out: unknown) => { if (r.eager) (s as unknown as { core: { binding: { bind(): void } } }).core.binding.bind(); return out; };
   switch (op.k) {
     case "addX":
       if (present(op.i)) return null;
