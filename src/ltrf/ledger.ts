@@ -8,6 +8,8 @@
 // 0.5 * 6 = 3 to the round [0, 10), resets at 10, then adds 0.5 * 3 = 1.5: usage = 1.5.
 // Edge values: L = Infinity never resets; an interval ending exactly on a boundary leaves
 // usage 0 (the boundary belongs to the new round).
+// Cost: advancing touches only the queues with a rate > 0 (the others would add exactly 0), and a
+// reset only those whose usage this round may be > 0: O(queues holding resources), not O(N).
 import { InputError, describeValue } from "../errors.js";
 
 export class UsageLedger {
@@ -19,11 +21,19 @@ export class UsageLedger {
   resets = 0;
   private last = 0;
   private readonly rate: Float64Array;
+  /** Queues with a rate > 0, and each one's place there (-1: none). */
+  private readonly accruing: number[] = [];
+  private readonly accruingAt: Int32Array;
+  /** Queues whose usage may be > 0 in this round (a superset of accruing), flagged in `held`. */
+  private heldList: number[] = [];
+  private readonly held: Uint8Array;
 
   constructor(n: number, window = Infinity) {
     if (!(window > 0) || Number.isNaN(window)) throw new InputError("window", `must be a number > 0 or Infinity (got ${describeValue(window)})`);
     this.usage = new Float64Array(n);
     this.rate = new Float64Array(n);
+    this.accruingAt = new Int32Array(n).fill(-1);
+    this.held = new Uint8Array(n);
     this.window = window;
   }
 
@@ -34,7 +44,7 @@ export class UsageLedger {
     while (Number.isFinite(L) && this.roundStart + L <= t) {
       const b = this.roundStart + L;
       this.add(b - this.last);
-      this.usage.fill(0);
+      this.clearRound();
       this.last = b;
       this.roundStart = b;
       this.resets++;
@@ -46,6 +56,27 @@ export class UsageLedger {
   /** From now on queue i accrues `rate` (its dominant share) per unit time. */
   setRate(i: number, rate: number): void {
     this.rate[i] = rate;
+    const at = this.accruingAt[i];
+    if (rate > 0 && at < 0) {
+      this.accruingAt[i] = this.accruing.length;
+      this.accruing.push(i);
+      this.hold(i);
+    } else if (!(rate > 0) && at >= 0) {
+      const last = this.accruing.pop()!;
+      if (last !== i) { this.accruing[at] = last; this.accruingAt[last] = at; }
+      this.accruingAt[i] = -1;
+    }
+  }
+
+  private hold(i: number): void {
+    if (this.held[i] === 0) { this.held[i] = 1; this.heldList.push(i); }
+  }
+
+  /** A new round: every usage 0 (only those that may be > 0 are written). */
+  private clearRound(): void {
+    for (const i of this.heldList) { this.usage[i] = 0; this.held[i] = 0; }
+    this.heldList = [];
+    for (const i of this.accruing) this.hold(i);
   }
 
   get time(): number {
@@ -54,7 +85,8 @@ export class UsageLedger {
 
   private add(dt: number): void {
     if (dt <= 0) return;
-    for (let i = 0; i < this.usage.length; i++) this.usage[i] += this.rate[i] * dt;
+    const { usage, rate } = this;
+    for (const i of this.accruing) usage[i] += rate[i] * dt;
   }
 
   /** What to export (Policy.exportState): round, time and per-queue integral and rate. */
@@ -72,6 +104,9 @@ export class UsageLedger {
     this.resets = resets;
     this.last = last;
     this.usage.set(usage);
-    this.rate.set(rate);
+    for (let i = 0; i < usage.length; i++) {
+      this.setRate(i, rate[i]);
+      if (usage[i] !== 0) this.hold(i);
+    }
   }
 }

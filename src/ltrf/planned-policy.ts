@@ -14,9 +14,16 @@
 //   dom x max(Q - elapsed, 0); with this the kernel's per-task charge dom x Q is exactly
 //   what the ledger shows at the next scheduling point;
 // - the quantum updater (Fig. 4): root -> QueueSpec.path groups -> queue -> job;
-// - the fairness tracker: rho_i, Psi, Omega over time (docs/policies/ltrf.md).
+// - the fairness tracker: rho_i, Psi, Omega over time (docs/policies/ltrf.md), only for a
+//   driver that reads report() (PolicyContext.report: the simulator); a live host has none.
 // A finished task is matched to the oldest running task of its job (the simulator reports
 // queue and job, not the task): exact when a job's tasks of one stage have one duration.
+//
+// Bounded state and cost (docs/policies/ltrf.md, "Live use"): what it holds is the queues, their
+// active jobs and running tasks; an ended job is folded into its queue's quantum and forgotten.
+// An event costs O(queues holding resources) (the ledger's exact integral) plus the quantum
+// refresh; a queue's rate is read again only after an event of its own or a start. A scheduling
+// point plans over the queues with an active job only (H-LTRF: every queue, its groups sum them).
 import type { Engine } from "../engine/engine.js";
 import { exceeds } from "../dispatch/fit.js";
 import type { ClusterState, Policy, PolicyContext, SimEvent } from "../policy/policy.js";
@@ -36,6 +43,12 @@ interface QueuePart {
   rate: number;
   jobs: Array<{ id: string; arrival: number }>;
   running: Array<{ job: string; dom: number; start: number; q: number; node: QuantumKey }>;
+}
+
+/** An active job: its arrival and its quantum node. */
+interface ActiveJob {
+  arrival: number;
+  node: number;
 }
 
 interface RunningTask {
@@ -60,6 +73,8 @@ export interface PlanInput {
   count: Float64Array;
   /** The counts as decided (count is consumed as tasks start). */
   planned: Float64Array;
+  /** The queue of each row (rows are queues in index order: all of them, or those with an active job). */
+  queues: Int32Array;
 }
 
 export abstract class PlannedPolicy implements Policy {
@@ -73,14 +88,22 @@ export abstract class PlannedPolicy implements Policy {
   protected minShare!: Float64Array;
   protected maxShare!: Float64Array;
   protected ledger!: UsageLedger;
-  protected fairness!: FairnessTracker;
+  /** Null unless the driver reads report(). */
+  protected fairness: FairnessTracker | null = null;
   protected quantum!: QuantumUpdater;
   private queueNode!: number[];
   private queuePath!: string[][];
   protected names: string[] = [];
-  private readonly appNode = new Map<string, number>();
   private running!: RunningTask[][];
-  private jobs!: Array<Array<{ id: string; arrival: number }>>;
+  /** Per queue its active jobs by name, in arrival order. */
+  private jobs!: Array<Map<string, ActiveJob>>;
+  /** Queues with an active job (the only ones that can have runnable tasks), and each one's place there (-1: none). */
+  private active: number[] = [];
+  private activeAt!: Int32Array;
+  /** Queues whose usage may have changed since their rate was last read (events, starts). */
+  private stale: number[] = [];
+  private staleMark!: Uint8Array;
+  private lastPick = -1;
   private plan: PlanInput | null = null;
   private cursor = 0;
   private seq = 0;
@@ -97,6 +120,10 @@ export abstract class PlannedPolicy implements Policy {
   protected abstract rankUsage(state: ClusterState, i: number): number;
   /** The usage one started task adds to U_i: its dominant share x the quantum, or x 1 for memoryless ranking. */
   protected abstract charge(taskDom: number, quantum: number): number;
+  /** Whether a plan needs every queue (H-LTRF: a group's usage sums all its queues'), not only those with an active job. */
+  protected planAll(): boolean {
+    return false;
+  }
 
   init(ctx: PolicyContext): void {
     const w = ctx.workload;
@@ -108,20 +135,24 @@ export abstract class PlannedPolicy implements Policy {
     this.minShare = Float64Array.from(w.queues, (q, i) => shareParam(q.params, "minShare", i) ?? 0);
     this.maxShare = Float64Array.from(w.queues, (q, i) => shareParam(q.params, "maxShare", i) ?? 1);
     this.ledger = new UsageLedger(this.n, this.opts.window);
-    this.fairness = new FairnessTracker(this.weights);
+    this.fairness = ctx.report === true ? new FairnessTracker(this.weights) : null;
     this.quantum = new QuantumUpdater(this.opts.quantum, this.opts.refreshInterval);
     this.names = w.queues.map((q) => q.name);
-    this.queuePath = w.queues.map((q) => [...(q.path ?? []), q.name]);
-    this.queueNode = this.queuePath.map((p) => this.quantum.queue(p));
+    this.queuePath = w.queues.map((q) => [...(q.path ?? [])]);
+    this.queueNode = this.names.map((name, i) => this.quantum.leafQueue(this.queuePath[i], name));
     this.running = w.queues.map(() => []);
-    this.jobs = w.queues.map(() => []);
+    this.jobs = w.queues.map(() => new Map());
+    this.activeAt = new Int32Array(this.n).fill(-1);
+    this.staleMark = new Uint8Array(this.n);
   }
 
   onEvent(ev: SimEvent, state: ClusterState): void {
+    if (ev.type !== "tick") this.markStale(ev.queue);
     this.observe(state);
     if (ev.type === "arrival") {
-      this.jobs[ev.queue].push({ id: ev.job, arrival: ev.time });
-      this.appNode.set(ev.job, this.quantum.app(this.queuePath[ev.queue], ev.job));
+      const jobs = this.jobs[ev.queue];
+      if (!jobs.has(ev.job)) jobs.set(ev.job, { arrival: ev.time, node: this.quantum.appOf(this.queueNode[ev.queue], ev.job) });
+      this.setActive(ev.queue);
     } else if (ev.type === "taskEnd") {
       const list = this.running[ev.queue];
       const at = list.findIndex((r) => r.job === ev.job);
@@ -130,11 +161,15 @@ export abstract class PlannedPolicy implements Policy {
         this.quantum.taskFinished(r.id, ev.time);
       }
     } else if (ev.type === "jobEnd") {
-      const list = this.jobs[ev.queue];
-      const at = list.findIndex((j) => j.id === ev.job);
-      if (at >= 0) list.splice(at, 1);
       // tasks of a dropped job end without taskEnd events
       this.running[ev.queue] = this.running[ev.queue].filter((r) => r.job !== ev.job || (this.quantum.taskFinished(r.id, ev.time), false));
+      const jobs = this.jobs[ev.queue];
+      const job = jobs.get(ev.job);
+      if (job) {
+        jobs.delete(ev.job);
+        this.quantum.appEnded(job.node);
+        if (jobs.size === 0) this.setIdle(ev.queue);
+      }
     }
   }
 
@@ -150,8 +185,9 @@ export abstract class PlannedPolicy implements Policy {
         if (this.plan === null) return -1;
       }
       const p = this.plan;
-      while (this.cursor < this.n && p.count[this.cursor] === 0) this.cursor++;
-      if (this.cursor === this.n) {
+      const rows = p.queues.length;
+      while (this.cursor < rows && p.count[this.cursor] === 0) this.cursor++;
+      if (this.cursor === rows) {
         // Spent. A queue the plan stopped serving while its head is unchanged was stopped
         // by room (or its max share), so a re-plan is only worth it when a head changed.
         const changed = !fresh && this.headsChanged(state, p);
@@ -160,16 +196,18 @@ export abstract class PlannedPolicy implements Policy {
         this.stats.replans++;
         continue;
       }
-      const q = this.cursor;
+      const row = this.cursor;
+      const q = p.queues[row];
       const next = state.queues[q].nextTask;
-      if (!next || !this.sameTask(next, p.tasks, q) || !this.fits(state, next)) {
+      if (!next || !this.sameTask(next, p.tasks, row) || !this.fits(state, next)) {
         this.plan = null;
         this.stats.replans++;
         if (fresh) return -1;
         continue;
       }
-      p.count[q]--;
+      p.count[row]--;
       this.recordStart(state, q, next);
+      this.lastPick = q;
       return q;
     }
   }
@@ -177,8 +215,7 @@ export abstract class PlannedPolicy implements Policy {
   report(): Record<string, unknown> {
     const f = this.fairness;
     return {
-      fairness: f.series,
-      final: { rho: Array.from({ length: this.n }, (_, i) => f.rho(i)), psi: f.psi(), omega: f.omega() },
+      ...(f ? { fairness: f.series, final: { rho: Array.from({ length: this.n }, (_, i) => f.rho(i)), psi: f.psi(), omega: f.omega() } } : {}),
       ledger: Array.from(this.ledger.usage),
       rounds: this.ledger.resets,
       quanta: this.queueNode.map((v) => this.quantum.quantum(v)),
@@ -197,7 +234,6 @@ export abstract class PlannedPolicy implements Policy {
    */
   exportState(): Record<string, unknown> {
     const quantum = this.quantum.exportState();
-    const keys = quantum.nodes.map((n) => n.key);
     return {
       round: { start: this.ledger.roundStart, resets: this.ledger.resets, last: this.ledger.lastTime },
       quantum,
@@ -207,8 +243,8 @@ export abstract class PlannedPolicy implements Policy {
       queues: byQueueName(this.names, (i): QueuePart => ({
         usage: this.ledger.usage[i],
         rate: this.ledger.rateOf(i),
-        jobs: this.jobs[i].map((j) => ({ id: j.id, arrival: j.arrival })),
-        running: this.running[i].map((r) => ({ job: r.job, dom: r.dom, start: r.start, q: r.q, node: keys[this.quantum.nodeOfRunning(r.id)] })),
+        jobs: Array.from(this.jobs[i], ([id, j]) => ({ id, arrival: j.arrival })),
+        running: this.running[i].map((r) => ({ job: r.job, dom: r.dom, start: r.start, q: r.q, node: this.quantum.keyOf(this.quantum.nodeOfRunning(r.id)) })),
       })),
     };
   }
@@ -253,15 +289,18 @@ export abstract class PlannedPolicy implements Policy {
     this.seq = seq;
     this.nextSample = nextSample;
     this.stats = { plans, replans };
-    this.queueNode = this.queuePath.map((p) => quantum.queue(p));
-    this.appNode.clear();
+    this.queueNode = this.names.map((name, i) => quantum.leafQueue(this.queuePath[i], name));
+    this.active = [];
+    this.activeAt.fill(-1);
     let restored = 0; // ids of taken-over tasks: their own series, so `seq` goes on as exported
     this.names.forEach((name, i) => {
       const q = queues.get(name);
-      this.jobs[i] = q ? q.jobs : [];
+      this.jobs[i] = new Map();
       this.running[i] = [];
+      this.markStale(i);
       if (!q) return;
-      for (const j of q.jobs) this.appNode.set(j.id, quantum.app(this.queuePath[i], j.id));
+      for (const j of q.jobs) this.jobs[i].set(j.id, { arrival: j.arrival, node: quantum.appOf(this.queueNode[i], j.id) });
+      if (this.jobs[i].size > 0) this.setActive(i);
       for (const r of q.running) {
         const id = `${i}#r${restored++}`;
         quantum.restoreRunning(quantum.nodeAt(r.node), id, r.start, r.q);
@@ -290,10 +329,10 @@ export abstract class PlannedPolicy implements Policy {
   }
 
   /** Bounds the fairness series: sampling up to t must add at most MAX_FAIRNESS_SAMPLES points in all, and must advance. */
-  private checkSamples(t: number): void {
+  private checkSamples(f: FairnessTracker, t: number): void {
     const every = this.opts.sampleInterval;
     const adding = Math.floor((t - this.nextSample) / every) + 1;
-    if (this.nextSample + every === this.nextSample || !(this.fairness.series.t.length + adding <= MAX_FAIRNESS_SAMPLES)) {
+    if (this.nextSample + every === this.nextSample || !(f.series.t.length + adding <= MAX_FAIRNESS_SAMPLES)) {
       throw new InputError("policyOptions.sampleInterval", `${every} s gives more than ${MAX_FAIRNESS_SAMPLES} fairness samples up to t = ${t} s (or does not advance there); use a longer interval`);
     }
   }
@@ -301,55 +340,101 @@ export abstract class PlannedPolicy implements Policy {
   /** The quantum of the job whose task queue i would start next. */
   protected headQuantum(state: ClusterState, i: number): number {
     const job = this.headJob(state, i);
-    const node = job !== null ? this.appNode.get(job) : undefined;
-    return this.quantum.quantum(node ?? this.queueNode[i]);
+    return this.quantum.quantum(job !== null ? this.jobs[i].get(job)!.node : this.queueNode[i]);
+  }
+
+  /** What the state holds, for tests and hosts that watch it: active jobs, running tasks, quantum nodes, kept folded apps, fairness samples. */
+  retained(): { jobs: number; running: number; nodes: number; kept: number; samples: number } {
+    let jobs = 0, running = 0;
+    for (let i = 0; i < this.n; i++) { jobs += this.jobs[i].size; running += this.running[i].length; }
+    const q = this.quantum.size;
+    return { jobs, running, nodes: q.nodes, kept: q.kept, samples: this.fairness?.series.t.length ?? 0 };
+  }
+
+  private markStale(i: number): void {
+    if (this.staleMark[i] === 1) return;
+    this.staleMark[i] = 1;
+    this.stale.push(i);
+  }
+
+  private setActive(i: number): void {
+    if (this.activeAt[i] >= 0) return;
+    this.activeAt[i] = this.active.length;
+    this.active.push(i);
+  }
+
+  private setIdle(i: number): void {
+    const at = this.activeAt[i];
+    if (at < 0) return;
+    const last = this.active.pop()!;
+    if (last !== i) { this.active[at] = last; this.activeAt[last] = at; }
+    this.activeAt[i] = -1;
   }
 
   private observe(state: ClusterState): void {
     const t = state.time;
-    if (this.nextSample <= t) this.checkSamples(t);
-    while (this.nextSample <= t) {
-      this.fairness.advance(this.nextSample);
-      this.fairness.sample(this.nextSample);
-      this.nextSample += this.opts.sampleInterval;
+    const f = this.fairness;
+    if (f) {
+      if (this.nextSample <= t) this.checkSamples(f, t);
+      while (this.nextSample <= t) {
+        f.advance(this.nextSample);
+        f.sample(this.nextSample);
+        this.nextSample += this.opts.sampleInterval;
+      }
     }
     this.ledger.advance(t);
-    this.fairness.advance(t);
     if (this.opts.adaptive) this.quantum.refresh(t);
-    for (let i = 0; i < this.n; i++) {
-      const q = state.queues[i];
-      const g = this.dom(q.usage);
-      this.ledger.setRate(i, g);
-      this.fairness.set(i, g, this.dom(q.demand));
+    // a queue's usage changes only at its own events and at its starts (the pick before this call)
+    if (this.lastPick >= 0) { this.markStale(this.lastPick); this.lastPick = -1; }
+    for (const i of this.stale) {
+      this.staleMark[i] = 0;
+      this.ledger.setRate(i, this.dom(state.queues[i].usage));
+    }
+    this.stale.length = 0;
+    if (f) {
+      f.advance(t);
+      for (let i = 0; i < this.n; i++) {
+        const q = state.queues[i];
+        f.set(i, this.dom(q.usage), this.dom(q.demand));
+      }
     }
   }
 
+  /** The plan's rows: every queue, or the queues with an active job, in index order. */
+  private planRows(): Int32Array {
+    if (this.planAll()) return Int32Array.from({ length: this.n }, (_, i) => i);
+    return Int32Array.from(this.active).sort();
+  }
+
   private makePlan(state: ClusterState): PlanInput | null {
-    const { n, k } = this;
+    const k = this.k;
     const t = state.time;
+    const rows = this.planRows();
+    const n = rows.length;
     const p: PlanInput = {
       time: t, free: new Float64Array(k), tasks: new Float64Array(n * k), pending: new Float64Array(n),
       minPending: new Float64Array(n), usage: new Float64Array(n), increments: new Float64Array(n),
-      weights: this.weights, count: new Float64Array(n), planned: new Float64Array(0),
+      weights: n === this.n ? this.weights : Float64Array.from(rows, (i) => this.weights[i]), count: new Float64Array(n), planned: new Float64Array(0), queues: rows,
     };
     for (let r = 0; r < k; r++) p.free[r] = Math.max(0, this.cap[r] - state.used[r]);
     let any = false;
-    for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++) {
+      const i = rows[j];
       const q = state.queues[i];
-      p.usage[i] = this.rankUsage(state, i);
+      p.usage[j] = this.rankUsage(state, i);
       const next = q.nextTask;
       if (q.rejected || !next || q.runnableTasks === 0) continue;
-      p.tasks.set(next, i * k);
+      p.tasks.set(next, j * k);
       const td = this.dom(next);
       const held = this.dom(q.usage);
       let pend = q.runnableTasks;
       // max share: tasks that keep the queue at or under it (tiny slack for rounding)
       if (this.maxShare[i] < 1 && td > 0) pend = Math.min(pend, Math.max(0, Math.floor((this.maxShare[i] - held) / td + 1e-9)));
       if (this.minShare[i] > 0 && held < this.minShare[i]) {
-        p.minPending[i] = td > 0 ? Math.min(pend, Math.ceil((this.minShare[i] - held) / td - 1e-9)) : pend;
+        p.minPending[j] = td > 0 ? Math.min(pend, Math.ceil((this.minShare[i] - held) / td - 1e-9)) : pend;
       }
-      p.pending[i] = pend;
-      p.increments[i] = this.charge(td, this.headQuantum(state, i));
+      p.pending[j] = pend;
+      p.increments[j] = this.charge(td, this.headQuantum(state, i));
       if (pend > 0) any = true;
     }
     if (!any) return null;
@@ -357,21 +442,22 @@ export abstract class PlannedPolicy implements Policy {
     this.decide(p);
     p.planned = p.count.slice();
     let total = 0;
-    for (let i = 0; i < n; i++) total += p.count[i];
+    for (let j = 0; j < n; j++) total += p.count[j];
     return total > 0 ? p : null;
   }
 
   private headsChanged(state: ClusterState, p: PlanInput): boolean {
-    for (let i = 0; i < this.n; i++) {
-      if (p.planned[i] === 0) continue;
-      const next = state.queues[i].nextTask;
-      if (next && !this.sameTask(next, p.tasks, i)) return true;
+    for (let j = 0; j < p.queues.length; j++) {
+      if (p.planned[j] === 0) continue;
+      const next = state.queues[p.queues[j]].nextTask;
+      if (next && !this.sameTask(next, p.tasks, j)) return true;
     }
     return false;
   }
 
-  private sameTask(next: Float64Array, tasks: Float64Array, q: number): boolean {
-    for (let r = 0; r < this.k; r++) if (next[r] !== tasks[q * this.k + r]) return false;
+  /** Is `next` the task of plan row `row`? */
+  private sameTask(next: Float64Array, tasks: Float64Array, row: number): boolean {
+    for (let r = 0; r < this.k; r++) if (next[r] !== tasks[row * this.k + r]) return false;
     return true;
   }
 
@@ -382,18 +468,19 @@ export abstract class PlannedPolicy implements Policy {
   }
 
   private headJob(state: ClusterState, i: number): string | null {
-    const list = this.jobs[i];
+    const jobs = this.jobs[i];
     const named = state.queues[i].nextJob;
-    if (named !== undefined && named !== null && list.some((j) => j.id === named)) return named;
+    if (named !== undefined && named !== null && jobs.has(named)) return named;
     const a = state.queues[i].nextArrival;
-    for (const j of list) if (j.arrival === a) return j.id;
-    return list.length ? list[0].id : null;
+    for (const [id, j] of jobs) if (j.arrival === a) return id;
+    for (const [id] of jobs) return id;
+    return null;
   }
 
   private recordStart(state: ClusterState, q: number, task: Float64Array): void {
     const job = this.headJob(state, q) ?? "?";
     const id = `${q}#${this.seq++}`;
-    const node = this.appNode.get(job) ?? this.queueNode[q];
+    const node = this.jobs[q].get(job)?.node ?? this.queueNode[q];
     this.quantum.taskStarted(node, id, state.time);
     this.running[q].push({ id, job, dom: this.dom(task), start: state.time, q: this.quantum.quantum(node) });
   }

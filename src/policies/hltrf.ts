@@ -42,6 +42,11 @@ export class HLtrfPolicy extends LtrfPolicy {
     });
   }
 
+  /** Every queue: a group's usage is the sum over all its queues, idle ones too. */
+  protected override planAll(): boolean {
+    return true;
+  }
+
   protected override decide(p: PlanInput): void {
     this.h.allocate({ time: p.time, free: p.free, tasks: p.tasks, pending: p.pending, usage: p.usage, increments: p.increments, count: p.count });
   }

@@ -71,6 +71,11 @@ export interface PolicyContext {
   readonly engine: Engine;
   /** Deterministic random numbers in [0, 1) from the run's seed. */
   readonly random: () => number;
+  /**
+   * The driver reads `report()` at the end of a run (the simulator). Without it a policy keeps
+   * nothing that only its report shows (LTRF's fairness series): a live host runs indefinitely.
+   */
+  readonly report?: boolean;
 }
 
 /** Actions a policy may take on the simulation besides allocating. */

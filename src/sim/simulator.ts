@@ -63,7 +63,7 @@ export function simulate(workload: Workload, opts: SimOptions): SimResult {
     cl.time = t;
   };
 
-  policy.init?.({ workload, engine: opts.engine, random: () => rng.next() });
+  policy.init?.({ workload, engine: opts.engine, random: () => rng.next(), report: true });
   const admissions = (run.admissions = cl.queues.map((q) => policy.admission?.(q.index)));
   admissions.forEach((a, i) => { if (a?.class === "rejected") cl.queues[i].rejected = true; });
 
