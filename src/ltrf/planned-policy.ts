@@ -325,7 +325,7 @@ export abstract class PlannedPolicy implements Policy {
 
   /** Refuses a time the fairness series cannot reach (Policy.checkTime); changes nothing. */
   checkTime(t: number): void {
-    if (this.fairness !== undefined && this.nextSample <= t) this.checkSamples(t);
+    if (this.fairness !== null && this.nextSample <= t) this.checkSamples(this.fairness, t);
   }
 
   /** Bounds the fairness series: sampling up to t must add at most MAX_FAIRNESS_SAMPLES points in all, and must advance. */

@@ -5,7 +5,7 @@ import { mkdtempSync, writeFileSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { tracePath } from "../helpers/traces.js";
+import { fixturePath } from "../helpers/traces.js";
 
 const bin = new URL("../../dist/cli/main.js", import.meta.url).pathname;
 function run(args: string[], input?: string) {
@@ -42,15 +42,16 @@ describe("fairsched CLI", () => {
     expect(JSON.parse(readFileSync(file, "utf8")).policies).toEqual(["drf"]);
   });
 
-  it("simulate --trace replays the real Google 2011 part under DRF, BoPF and LTRF", () => {
-    const trace = tracePath("google-2011/task_events-part-00001-of-00500.csv.gz");
+  it("simulate --trace replays the Google 2011 sample under DRF, BoPF and LTRF", () => {
+    // 168 jobs with a run in the sample (test/traces/google2011.test.ts); the full part: cli/trace-replay.repro.test.ts
+    const trace = fixturePath("google-2011/task_events-sample.csv.gz");
     const r = run(["simulate", "--trace", trace, "--format", "google2011", "--policies", "drf,bopf,ltrf", "--param", "machines=300", "--json"]);
     expect(r.code).toBe(0);
     const report = JSON.parse(r.out);
     expect(report.policies).toEqual(["drf", "bopf", "ltrf"]);
     for (const p of ["drf", "bopf", "ltrf"]) {
       const tq = report.metrics[p].metrics.classes.TQ;
-      expect(tq.jobs).toBeGreaterThan(1000);
+      expect(tq.jobs).toBe(168);
       expect(tq.finished + tq.dropped + tq.rejected).toBe(tq.jobs);
     }
   });

@@ -1,5 +1,6 @@
-// Google cluster trace 2011 loader: the real part file (found by test/helpers/traces.ts), corrupted copies,
-// and the mapping rules on hand-written rows.
+// Google cluster trace 2011 loader: a sample cut from the real part file (test/fixtures/traces/),
+// corrupted copies of it, and the mapping rules on hand-written rows. The full part file:
+// google2011.repro.test.ts.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,16 +10,17 @@ import { InputError } from "../../src/errors.js";
 import { validateWorkload } from "../../src/sim/validate-workload.js";
 import { GoogleTraceBuilder, LineProblem, loadGoogle2011, loadTrace, parseJobEvent, parseTaskEvent } from "../../src/traces/index.js";
 import { IssueLog } from "../../src/traces/issues.js";
-import { tracePath } from "../helpers/traces.js";
+import { fixturePath } from "../helpers/traces.js";
 
-const DIR = tracePath("google-2011");
-const TASKS = join(DIR, "task_events-part-00001-of-00500.csv.gz");
-const JOBS = join(DIR, "job_events-part-00001-of-00500.csv.gz");
+const TASKS = fixturePath("google-2011/task_events-sample.csv.gz");
+const JOBS = fixturePath("google-2011/job_events-sample.csv.gz");
+/** Scheduling classes in the sample: zcat task_events-sample.csv.gz | cut -d, -f8 | sort -u. */
+const CLASSES = ["class-0", "class-1", "class-2", "class-3"];
 
 const tmp = mkdtempSync(join(tmpdir(), "fairsched-google-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-/** A copy of the real task_events with line `n` (1-based) replaced, gzipped like the original. */
+/** A copy of the sample task_events with line `n` (1-based) replaced, gzipped like the original. */
 function corruptCopy(n: number, replace: (line: string) => string): string {
   const lines = gunzipSync(readFileSync(TASKS)).toString("utf8").split("\n");
   lines[n - 1] = replace(lines[n - 1]);
@@ -27,75 +29,67 @@ function corruptCopy(n: number, replace: (line: string) => string): string {
   return out;
 }
 
-describe("Google 2011 task_events, the real part file", () => {
-  // Expected numbers computed independently of the loader with zcat + awk:
-  //   zcat task_events-part-00001-of-00500.csv.gz | wc -l                          -> 77776
-  //   zcat job_events-part-00001-of-00500.csv.gz | wc -l                           -> 3099
-  //   distinct (job_id, task_index)                                                -> 25006
+describe("Google 2011 task_events, the committed sample", () => {
+  // The sample is the part file's first 5,000 rows and the job_events rows of their jobs
+  // (test/fixtures/traces/README.md). Expected numbers computed independently of the loader with
+  // zcat + awk (the awk of the README, which gives the full part's 13151 / 7331 / 4493 / 31):
+  //   zcat task_events-sample.csv.gz | wc -l                                         -> 5000
+  //   zcat job_events-sample.csv.gz | wc -l                                          -> 268
   //   per task, walking rows in order (SCHEDULE opens a run, EVICT/FAIL/FINISH/KILL/LOST closes it):
-  //     with a complete run 13151, still running at the end 7331, ended without a SCHEDULE in the
-  //     slice (started before it) 4493, only submitted 31 (13151 + 7331 + 4493 + 31 = 25006).
-  //   distinct job_id over the 13151 complete tasks                                -> 972
-  it("clip (default): every task with a run, censored runs cut at the slice's edges", async () => {
-    const { workload, summary, jobNames } = await loadGoogle2011({ taskEvents: TASKS, jobEvents: JOBS });
+  //     with a complete run 179, still running at the end 1465, ended without a SCHEDULE in the
+  //     sample (started before it) 367, only submitted 8 (2019 distinct (job_id, task_index)).
+  //   distinct job_id over tasks with a run 168; over the 179 complete tasks 62.
+  it("clip (default): every task with a run, censored runs cut at the sample's edges", async () => {
+    const { workload, summary } = await loadGoogle2011({ taskEvents: TASKS, jobEvents: JOBS });
     expect(summary).toMatchObject({
-      lines: 77776 + 3099,
-      tasks: 13151 + 7331 + 4493,
-      jobs: 1323,
+      lines: 5000 + 268,
+      tasks: 179 + 1465 + 367,
+      jobs: 168,
       skipped: 0,
-      excluded: { never_scheduled: 31 },
-      adjusted: { clipped_running_at_slice_end: 7331, clipped_started_before_slice: 4493 },
+      excluded: { never_scheduled: 8 },
+      adjusted: { clipped_running_at_slice_end: 1465, clipped_started_before_slice: 367 },
     });
     expect(workload.resources).toEqual(["cpu", "memory", "disk"]);
     expect(workload.capacity).toEqual([12583, 12583, 12583]);
-    // First and last timestamps of the file (awk min/max of column 1): 5611824441, 10622388150.
-    expect(workload.params).toMatchObject({ timeOrigin_us: 5611824441, sliceLength_s: 5010.563709 });
-    // Last job by arrival, from `zcat ... | grep ,6252282587,`: task 0 SUBMIT at 10620937033,
-    // SCHEDULE at 10622369436, no end in the slice -> clipped at 10622388150; requests 0, 0.0001554, 0.
-    expect(workload.jobs.at(-1)).toEqual({
-      id: "6252282587",
-      queue: "/2WebBqImWuoAsnGB4CcpuKuNXVXCMiNPvDLG5cMlPQ=",
-      arrival: (10620937033 - 5611824441) / 1e6,
-      stages: [{ tasks: 1, demand: [0, 0.0001554, 0], duration: (10622388150 - 10622369436) / 1e6 }],
-    });
-    // Its logical job name from job_events (grep ,6252282587, job_events...: last column).
-    expect(jobNames["6252282587"]).toBe("8Kg2ER3aHAvIRwr1ntpvencLP6YDISd7OG7xfS5QVMs=");
+    // First and last timestamps of the sample (awk min/max of column 1): 5611824441, 5965668014.
+    expect(workload.params).toMatchObject({ timeOrigin_us: 5611824441, sliceLength_s: 353.843573 });
     expect(workload.jobs[0].arrival).toBe(0);
     for (let i = 1; i < workload.jobs.length; i++) expect(workload.jobs[i].arrival).toBeGreaterThanOrEqual(workload.jobs[i - 1].arrival);
     expect(() => validateWorkload(workload)).not.toThrow();
   });
 
-  it("drop: only tasks with a complete run inside the slice", async () => {
+  it("drop: only tasks with a complete run inside the sample", async () => {
     const { workload, summary } = await loadGoogle2011({ taskEvents: TASKS, censored: "drop" });
     expect(summary).toMatchObject({
-      lines: 77776, tasks: 13151, jobs: 972, skipped: 0,
-      excluded: { never_scheduled: 31, running_at_slice_end: 7331, started_before_slice: 4493 },
+      lines: 5000, tasks: 179, jobs: 62, skipped: 0,
+      excluded: { never_scheduled: 8, running_at_slice_end: 1465, started_before_slice: 367 },
       adjusted: {},
     });
-    // awk over complete tasks, job arrival = min(first SUBMIT, run start), sorted:
-    // first job 6251995937 (15 tasks) at 5612587446 µs; last job 6252278570 (1 task): SUBMIT
-    // 10571820835, SCHEDULE 10573228003, FINISH 10597643271, requests 0.03125, 0.0159, 3.815e-05.
+    // awk over complete tasks, job arrival = min(first SUBMIT, run start), sorted: first job
+    // 515042969 (27 complete tasks) at 5621081272 µs; last job 6252034287 (1 task, from
+    // `zcat ... | grep ,6252034287,`): SUBMIT 5895421385, SCHEDULE 5897151628, FINISH
+    // 5917572424, requests 0, 0.0001554, 0.
     const first = workload.jobs[0];
-    expect(first.id).toBe("6251995937");
-    expect(first.arrival).toBeCloseTo((5612587446 - 5611824441) / 1e6, 9);
-    expect(first.stages.reduce((n, s) => n + s.tasks, 0)).toBe(15);
+    expect(first.id).toBe("515042969");
+    expect(first.arrival).toBeCloseTo((5621081272 - 5611824441) / 1e6, 9);
+    expect(first.stages.reduce((n, s) => n + s.tasks, 0)).toBe(27);
     expect(workload.jobs.at(-1)).toMatchObject({
-      id: "6252278570",
-      arrival: (10571820835 - 5611824441) / 1e6,
-      stages: [{ tasks: 1, demand: [0.03125, 0.0159, 3.815e-5], duration: (10597643271 - 10573228003) / 1e6 }],
+      id: "6252034287",
+      arrival: (5895421385 - 5611824441) / 1e6,
+      stages: [{ tasks: 1, demand: [0, 0.0001554, 0], duration: (5917572424 - 5897151628) / 1e6 }],
     });
     expect(() => validateWorkload(workload)).not.toThrow();
   });
 
   it("queues by scheduling class and a chosen cluster size", async () => {
     const { workload } = await loadGoogle2011({ taskEvents: TASKS, queueBy: "class", machines: 50 });
-    expect(workload.queues.map((q) => q.name).sort()).toEqual(["class-0", "class-1", "class-2", "class-3"]);
+    expect(workload.queues.map((q) => q.name).sort()).toEqual(CLASSES);
     expect(workload.capacity).toEqual([50, 50, 50]);
   });
 
   it("loadTrace guesses the format and picks up the sibling job_events", async () => {
     const { summary } = await loadTrace(TASKS);
-    expect(summary.lines).toBe(77776 + 3099);
+    expect(summary.lines).toBe(5000 + 268);
   });
 
   it("is deterministic: two loads give the same workload", async () => {
@@ -107,10 +101,10 @@ describe("Google 2011 task_events, the real part file", () => {
 
 describe("Google 2011 loader: corrupted copies", () => {
   it("rejects a bad event_type naming the file and line", async () => {
-    const f = corruptCopy(40_000, (l) => l.split(",").map((x, i) => (i === 5 ? "9" : x)).join(","));
+    const f = corruptCopy(4_000, (l) => l.split(",").map((x, i) => (i === 5 ? "9" : x)).join(","));
     const err = await loadGoogle2011({ taskEvents: f }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InputError);
-    expect((err as Error).message).toContain(`${f}:40000`);
+    expect((err as Error).message).toContain(`${f}:4000`);
     expect((err as Error).message).toContain("event_type must be an integer 0..8");
   });
 
@@ -124,8 +118,8 @@ describe("Google 2011 loader: corrupted copies", () => {
   });
 
   it("rejects a non-numeric request", async () => {
-    const f = corruptCopy(77_776, (l) => l.split(",").map((x, i) => (i === 10 ? "0.1O" : x)).join(","));
-    await expect(loadGoogle2011({ taskEvents: f })).rejects.toThrow(`${f}:77776: memory_request must be a number >= 0 or empty`);
+    const f = corruptCopy(5_000, (l) => l.split(",").map((x, i) => (i === 10 ? "0.1O" : x)).join(","));
+    await expect(loadGoogle2011({ taskEvents: f })).rejects.toThrow(`${f}:5000: memory_request must be a number >= 0 or empty`);
   });
 
   it("reports a truncated gzip as an InputError naming the file", async () => {

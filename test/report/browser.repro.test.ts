@@ -16,10 +16,10 @@ import { BUILTIN_SCENARIOS, getScenario } from "../../src/scenarios/registry.js"
 import type { ScenarioReport } from "../../src/scenarios/scenario.js";
 import { renderSweepHtml } from "../../src/report/sweep-html.js";
 import { handMergedSweep } from "../fixtures/sweep-merged.js";
-import { TRACES_DIR, tracePath } from "../helpers/traces.js";
+import { TRACES_DIR, hasTrace } from "../helpers/traces.js";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
-const PHOENIX_TRACE = tracePath("eagle-format/YH2_sub.tr");
+const PHOENIX_TRACE = hasTrace("eagle-format/YH2_sub.tr");
 /** The scenario runs take ~45 s alone and several times that beside other test files on 2 busy cores: a guard against a hang, not a speed check. */
 const SCENARIO_RUNS_TIMEOUT = 600_000;
 
@@ -43,7 +43,7 @@ function otherScenarioReports(): ScenarioReport[] {
   const run = (name: string, params?: Record<string, string | number>) => getScenario(name)!.run({ seed: 1, engine, params });
   return [
     run("justice", { jobs: 80, seeds: 2 }),
-    ...(existsSync(PHOENIX_TRACE) ? [run("phoenix", { yahooJobs: 300, traceDir: TRACES_DIR })] : []),
+    ...(PHOENIX_TRACE ? [run("phoenix", { yahooJobs: 300, traceDir: TRACES_DIR })] : []),
     run("ltrf-table1"),
     run("ltrf-hierarchy"),
     run("bopf-multi-lq", { tqJobs: 5, horizon: 600 }),
