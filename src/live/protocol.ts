@@ -23,7 +23,7 @@ export interface SessionLimits {
   maxCatchUp: number;
 }
 
-export const DEFAULT_SESSION_LIMITS: Readonly<SessionLimits> = { maxQueues: 10_000, maxTasks: 100_000, maxCatchUp: 10_000_000 };
+export const DEFAULT_SESSION_LIMITS: Readonly<SessionLimits> = { maxQueues: 10_000, maxTasks: 100_000, maxCatchUp: 1_000_000 };
 
 /** Policies whose state advances in steps of `policyOptions.sampleInterval` seconds. */
 const SAMPLED_POLICIES = new Set(["ltrf", "mlrf", "h-ltrf"]);
