@@ -107,7 +107,7 @@ export async function runSweepOnQueue(spec: SweepSpec, url: string, opts: QueueS
         if (job.returnvalue !== undefined && job.returnvalue !== null) {
           // Keyed by index: a second completion of the same cell cannot be counted again.
           if (lines.has(cell.index)) return;
-          const checked = sameCell(job.data, fp, cell) ? checkCellResult(norm.scenario, cell, job.returnvalue) : { forged: "the job in Redis is not the cell this sweep submitted" };
+          const checked = sameCell(job.data, fp, cell) ? checkCellResult(cell, job.returnvalue) : { forged: "the job in Redis is not the cell this sweep submitted" };
           if ("forged" in checked) {
             failures.set(cell.index, `forged result, not written: ${checked.forged}`);
             pending.delete(cell.index);
