@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { loadEngineSync } from "../../src/engine/load.js";
 import { DrfPolicy } from "../../src/policies/drf.js";
+import type { Policy } from "../../src/policy/policy.js";
 import { checkAllocator, checkPolicy, type Allocator } from "../../src/testkit/index.js";
 import { describeReturned, describeThrown } from "../../src/testkit/format.js";
 
@@ -41,9 +42,8 @@ describe("hostile policies are findings on their workload", () => {
   it("a policy that throws an error whose message getter throws, or a Proxy", () => {
     for (const [thrown, said] of [[() => new UnreadableError(), "Error whose message cannot be read (its getter threw)"], [hostileProxy, "a value that cannot be read (a Proxy threw)"]] as const) {
       const make = () => {
-        const p = new DrfPolicy();
+        const p: Policy = new DrfPolicy();
         p.shares = () => { throw thrown(); };
-        p.pickNext = () => { throw thrown(); };
         return p;
       };
       const r = checkPolicy(make, { checks: ["jobs-accounted"], runs: 10, seed: 4, engine });
