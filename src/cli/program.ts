@@ -20,11 +20,18 @@ import { progressBar } from "./progress.js";
 import { writeReportFile } from "./report-file.js";
 import { skippedNote } from "./skipped-note.js";
 import { addSweepCommands } from "./sweep-commands.js";
-import { serveStreams, serveTcp } from "./serve.js";
+import { DEFAULT_SERVE_LIMITS, serveStreams, serveTcp } from "./serve.js";
 
 function intArg(name: string) {
   return (v: string): number => {
     if (!/^-?\d+$/.test(v)) throw new InvalidArgumentError(`${name} must be an integer, got '${v}'`);
+    return Number(v);
+  };
+}
+
+function positiveIntArg(name: string) {
+  return (v: string): number => {
+    if (!/^[1-9]\d*$/.test(v) || !Number.isSafeInteger(Number(v))) throw new InvalidArgumentError(`${name} must be an integer >= 1, got '${v}'`);
     return Number(v);
   };
 }
@@ -135,10 +142,19 @@ export function buildProgram(): Command {
     .command("serve")
     .description("the live scheduler as a sidecar: JSON lines over stdin/stdout (docs/live-scheduler.md)")
     .option("--listen <port>", "serve over TCP on 127.0.0.1:PORT instead (0 = any free port)", intArg("--listen"))
-    .action(async (o: { listen?: number }) => {
+    .option("--max-line-bytes <n>", "longest request line; a longer one closes its session", positiveIntArg("--max-line-bytes"), DEFAULT_SERVE_LIMITS.maxLineBytes)
+    .option("--max-queued-bytes <n>", "answers waiting for a client that does not read them; past it its session is closed", positiveIntArg("--max-queued-bytes"), DEFAULT_SERVE_LIMITS.maxQueuedBytes)
+    .option("--max-queues <n>", "queues per session", positiveIntArg("--max-queues"), DEFAULT_SERVE_LIMITS.maxQueues)
+    .option("--max-tasks <n>", "tasks held per session (waiting and running; a restore's handles are below it)", positiveIntArg("--max-tasks"), DEFAULT_SERVE_LIMITS.maxTasks)
+    .option("--max-catch-up <n>", "catch-up work one manual-clock request may cause (LTRF family: samples x queues)", positiveIntArg("--max-catch-up"), DEFAULT_SERVE_LIMITS.maxCatchUp)
+    .action(async (o: { listen?: number; maxLineBytes: number; maxQueuedBytes: number; maxQueues: number; maxTasks: number; maxCatchUp: number }) => {
       const engine = loadEngineSync();
-      if (o.listen !== undefined) await serveTcp(engine, o.listen);
-      else await serveStreams(engine, process.stdin, process.stdout);
+      const limits = { maxLineBytes: o.maxLineBytes, maxQueuedBytes: o.maxQueuedBytes, maxQueues: o.maxQueues, maxTasks: o.maxTasks, maxCatchUp: o.maxCatchUp };
+      if (o.listen !== undefined) await serveTcp(engine, o.listen, limits);
+      else {
+        await serveStreams(engine, process.stdin, process.stdout, limits);
+        process.stdin.destroy();
+      }
     });
 
   program

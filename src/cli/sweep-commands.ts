@@ -4,7 +4,7 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Command, InvalidArgumentError } from "commander";
 import { formatSweep } from "../report/sweep-text.js";
-import { mergeSweepFiles, mergeSweepLines, parseShard, runSweep, runSweepOnQueue, startQueueWorker, type ParamValue } from "../sweep/index.js";
+import { DEFAULT_MAX_TRACE_BYTES, mergeSweepFiles, mergeSweepLines, parseShard, runSweep, runSweepOnQueue, startQueueWorker, type ParamValue } from "../sweep/index.js";
 import { InputError } from "../errors.js";
 import { checkScenarioParams } from "../scenarios/params.js";
 import { getScenario } from "../scenarios/registry.js";
@@ -116,25 +116,30 @@ export function addSweepCommands(program: Command, defaultPolicies: (scenario: s
     .option("--workers <n>", "worker threads (default: the number of cores)", positiveInt("--workers"))
     .option("--module <file>", "module to import in each thread first, registering your own scenarios or policies (repeatable)", (v: string, acc: string[]) => [...acc, v], [] as string[])
     .option("--lock-ms <ms>", "a cell's lock without renewal: a killed worker's cell is retried after about this long", positiveInt("--lock-ms"), 30_000)
-    .action(async (o: { queue: string; workers?: number; module: string[]; lockMs: number }) => {
+    .option("--trace-dir <dir>", "the only directory a job's traceFile may name a file in (default: jobs name no file)")
+    .option("--max-trace-bytes <n>", "largest trace file a job may name", positiveInt("--max-trace-bytes"), DEFAULT_MAX_TRACE_BYTES)
+    .option("--stop-ms <ms>", "on SIGTERM/SIGINT, wait this long for running cells, then abandon them (another worker reruns them) and exit", positiveInt("--stop-ms"), 10_000)
+    .action(async (o: { queue: string; workers?: number; module: string[]; lockMs: number; traceDir?: string; maxTraceBytes: number; stopMs: number }) => {
       const modules = o.module.map((m) => pathToFileURL(resolve(m)));
       let failed = 0, ran = 0;
       const w = await startQueueWorker(o.queue, {
-        workers: o.workers, modules, lockMs: o.lockMs,
+        workers: o.workers, modules, lockMs: o.lockMs, traceDir: o.traceDir, maxTraceBytes: o.maxTraceBytes,
         onCell: (_cell, ok) => { ran++; if (!ok) failed++; },
-        onError: (e) => process.stderr.write(`fairsched worker: ${e.message}\n`),
+        onError: (e) => writeStatus(`fairsched worker: ${e.message}\n`),
       });
-      process.stderr.write(`fairsched worker: pulling cells from ${o.queue}\n`);
+      writeStatus(`fairsched worker: pulling cells from ${o.queue}\n`);
       await new Promise<void>((done) => {
         const stop = () => {
           process.off("SIGTERM", stop);
           process.off("SIGINT", stop);
-          void w.close().then(done);
+          void w.close(o.stopMs).then(done);
         };
         process.on("SIGTERM", stop);
         process.on("SIGINT", stop);
       });
-      process.stderr.write(`fairsched worker: stopped after ${ran} cells (${failed} failed)\n`);
+      writeStatus(`fairsched worker: stopped after ${ran} cells (${failed} failed)\n`);
+      // a thread stuck past the deadline must not keep the process: the stop time is a promise
+      process.exit(0);
     });
 
   program

@@ -7,3 +7,4 @@ export { mergeSweepFiles, mergeSweepLines, type MergedSweep, type SweepHeader, t
 export { sweepTables } from "./tables.js";
 export { runSweepOnQueue, startQueueWorker, SweepCellsFailed, type CellJob, type QueueSweepOptions, type QueueWorker, type QueueWorkerOptions } from "./queue.js";
 export { parseQueueUrl, type QueueAddress } from "./queue-url.js";
+export { checkCellJob, checkCellResult, DEFAULT_MAX_TRACE_BYTES, type TraceAccess } from "./job-check.js";

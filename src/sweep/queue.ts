@@ -7,23 +7,20 @@
 // (UnrecoverableError) and is reported with its parameters and seed; a thread crash is retried
 // (attempts); jobs that vanish (Redis restarted without persistence) are enqueued again; results are
 // keyed by cell index, so a late duplicate completion is counted once.
-import { createWriteStream } from "node:fs";
+// Neither side trusts what it reads from Redis (job-check.ts): a worker runs only cells its own
+// registry could have built and reads trace files only inside its --trace-dir; the submitter
+// writes a result only if it is a report of the cell it asked for, and reports a forged one.
+import { createWriteStream, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { Queue, UnrecoverableError, Worker as BullWorker, type Job } from "bullmq";
 import { InputError } from "../errors.js";
 import { expandGrid, normalizeSpec, shardCells, type SweepCell, type SweepSpec } from "./grid.js";
 import { CellError, CellPool } from "./pool.js";
 import { parseQueueUrl, type QueueAddress } from "./queue-url.js";
+import { checkCellJob, checkCellResult, type CellJob } from "./job-check.js";
 import { cellLine, stripCharts, sweepHeader, type SweepOptions } from "./run.js";
 
-/** What one job carries: enough for any worker to run the cell. */
-export interface CellJob {
-  fingerprint: string;
-  scenario: string;
-  backend: "wasm" | "js";
-  keepCharts: boolean;
-  cell: SweepCell;
-}
+export type { CellJob } from "./job-check.js";
 
 export interface QueueSweepOptions extends Omit<SweepOptions, "workers" | "modules"> {
   /** How often the submitter looks for finished cells (ms). Default 200. */
@@ -107,10 +104,17 @@ export async function runSweepOnQueue(spec: SweepSpec, url: string, opts: QueueS
       batch.forEach((cell, i) => {
         const job = jobs[i];
         if (!job) return lost.push(cell);
-        if (typeof job.returnvalue === "string") {
+        if (job.returnvalue !== undefined && job.returnvalue !== null) {
           // Keyed by index: a second completion of the same cell cannot be counted again.
           if (lines.has(cell.index)) return;
-          const line = cellLine(fp, cell, job.returnvalue);
+          const checked = sameCell(job.data, fp, cell) ? checkCellResult(cell, job.returnvalue) : { forged: "the job in Redis is not the cell this sweep submitted" };
+          if ("forged" in checked) {
+            failures.set(cell.index, `forged result, not written: ${checked.forged}`);
+            pending.delete(cell.index);
+            opts.onProgress?.(lines.size + failures.size, cells.length);
+            return;
+          }
+          const line = cellLine(fp, cell, checked.json);
           lines.set(cell.index, line);
           pending.delete(cell.index);
           out?.write(line + "\n");
@@ -146,6 +150,12 @@ export async function runSweepOnQueue(spec: SweepSpec, url: string, opts: QueueS
   return sorted;
 }
 
+/** The job's data is the cell this sweep submitted under this id (a forger may have replaced it). */
+function sameCell(data: unknown, fp: string, cell: SweepCell): boolean {
+  const d = data as Partial<CellJob> | null;
+  return d !== null && typeof d === "object" && d.fingerprint === fp && JSON.stringify(d.cell) === JSON.stringify(cell);
+}
+
 async function retrying<T>(f: () => Promise<T>, opts: QueueSweepOptions): Promise<T> {
   for (let delay = 100; ; delay = Math.min(delay * 2, 2000)) {
     try {
@@ -170,14 +180,23 @@ export interface QueueWorkerOptions {
   stalledMs?: number;
   /** Times a cell may be found stalled (its worker died) before it fails. Default 5. */
   maxStalled?: number;
+  /** The only directory a job's `traceFile` may name a file in (docs/sweeps.md); none: jobs name no file. */
+  traceDir?: string;
+  /** Largest trace file a job may name, in bytes (default 256 MiB). */
+  maxTraceBytes?: number;
   /** Called after each cell this worker finished (or failed). */
   onCell?: (cell: SweepCell, ok: boolean) => void;
+  /** Redis errors, refused jobs, and the full reason of a cell with a trace file (kept out of Redis). */
   onError?: (e: Error) => void;
 }
 
 export interface QueueWorker {
-  /** Stops taking cells, waits for the running ones, stops the threads. */
-  close(): Promise<void>;
+  /**
+   * Stops taking cells and waits for the running ones, then stops the threads. With `deadlineMs`,
+   * cells still running then are abandoned (their threads terminated; their locks lapse and
+   * another worker runs them), so it resolves within about deadlineMs + 1 s.
+   */
+  close(deadlineMs?: number): Promise<void>;
 }
 
 /** Pulls cells from the queue at `url` and runs them on `workers` threads (one engine each). */
@@ -187,7 +206,11 @@ export async function startQueueWorker(url: string, opts: QueueWorkerOptions = {
   if (!Number.isInteger(size) || size < 1) throw new InputError("--workers", `must be an integer >= 1, got ${size}`);
   const lockMs = opts.lockMs ?? 30_000;
   const modules = (opts.modules ?? []).map((m) => (m instanceof URL ? m.href : m));
-  // One pool per (scenario, backend): a worker serves any sweep on its queue.
+  // here too: a job is checked against the registry these modules complete
+  for (const m of modules) await import(m);
+  const access = { dir: opts.traceDir, maxBytes: opts.maxTraceBytes };
+  if (access.dir !== undefined) checkTraceDir(access.dir);
+  // One pool per (scenario, backend) of the registry: a worker serves any sweep on its queue.
   const pools = new Map<string, CellPool>();
   const poolFor = (d: CellJob) => {
     const key = `${d.scenario}\u0000${d.backend}`;
@@ -195,18 +218,28 @@ export async function startQueueWorker(url: string, opts: QueueWorkerOptions = {
     if (!p) pools.set(key, (p = new CellPool({ scenario: d.scenario, backend: d.backend, modules }, size)));
     return p;
   };
-  const worker = new BullWorker<CellJob, string>(
+  const worker = new BullWorker<unknown, string>(
     addr.name,
     async (job) => {
-      const d = job.data;
+      let d: CellJob;
+      try {
+        d = checkCellJob(job.data, access);
+      } catch (e) {
+        const reason = e instanceof InputError ? e.message : "the job could not be checked";
+        opts.onError?.(new Error(`refused job ${String(job.id).slice(0, 100)}: ${reason}`));
+        throw new UnrecoverableError(`refused by the worker: ${reason}`);
+      }
       try {
         const json = await poolFor(d).run(d.cell);
         opts.onCell?.(d.cell, true);
         return d.keepCharts ? json : stripCharts(json);
       } catch (e) {
         opts.onCell?.(d.cell, false);
-        if (e instanceof CellError) throw new UnrecoverableError(e.message);
-        throw e;
+        if (!(e instanceof CellError)) throw e;
+        if (d.cell.params.traceFile === undefined) throw new UnrecoverableError(e.message);
+        // a trace file's contents may be in the message: it stays in this worker's log
+        opts.onError?.(new Error(`cell ${d.cell.index} with trace file ${d.cell.params.traceFile}: ${e.message}`));
+        throw new UnrecoverableError(`the cell failed on its trace file${e.field !== undefined ? ` (${e.field})` : ""}; the reason is in the worker's log`);
       }
     },
     {
@@ -219,10 +252,31 @@ export async function startQueueWorker(url: string, opts: QueueWorkerOptions = {
   );
   worker.on("error", (e) => opts.onError?.(e));
   await worker.waitUntilReady();
+  const stopThreads = () => Promise.all([...pools.values()].map((p) => p.close()));
   return {
-    async close() {
-      await worker.close();
-      await Promise.all([...pools.values()].map((p) => p.close()));
+    async close(deadlineMs?: number) {
+      const graceful = worker.close().then(() => true);
+      if (deadlineMs === undefined) {
+        await graceful;
+        await stopThreads();
+        return;
+      }
+      const inTime = await Promise.race([graceful, sleep(deadlineMs).then(() => false)]);
+      // past the deadline: the threads go first (a running cell's processor then fails), then
+      // the worker without waiting for its jobs
+      await Promise.race([stopThreads(), sleep(500)]);
+      if (!inTime) await Promise.race([worker.close(true), sleep(500)]);
     },
   };
+}
+
+/** The trace directory exists and is a directory (a worker refuses to start otherwise). */
+function checkTraceDir(dir: string): void {
+  let ok = false;
+  try {
+    ok = statSync(dir).isDirectory();
+  } catch {
+    ok = false;
+  }
+  if (!ok) throw new InputError("--trace-dir", `${dir} is not a directory`);
 }

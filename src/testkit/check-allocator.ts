@@ -7,7 +7,7 @@ import type { Engine } from "../engine/engine.js";
 import { loadEngineSync } from "../engine/load.js";
 import { cloneState, resolveStateOptions, type ClusterStateOptions } from "./arbitraries.js";
 import { AXIOMS, AllocatorFault, type AxiomContext } from "./axioms.js";
-import { formatReport } from "./format.js";
+import { describeThrown, formatReport } from "./format.js";
 import { readAllocation } from "./model.js";
 import { AXIOM_IDS, type Allocator, type AxiomId, type AxiomInput, type AxiomReport, type CheckReport, type ClusterState, type FuzzCase } from "./types.js";
 
@@ -62,13 +62,28 @@ function guarded(allocate: Allocator, timeoutMs: number | undefined): AxiomConte
         }
       } else raw = out;
     } catch (e) {
-      if (e instanceof AllocatorFault) throw e;
-      throw new AllocatorFault(`the allocator threw: ${(e as Error)?.message ?? String(e)}`, state);
+      if (isFault(e)) throw e;
+      throw new AllocatorFault(`the allocator threw: ${describeThrown(e)}`, state);
     }
-    const rows = readAllocation(raw, state.demands.length, state.capacity.length);
+    let rows: number[][] | string;
+    try {
+      rows = readAllocation(raw, state.demands.length, state.capacity.length);
+    } catch (e) {
+      // a row or entry whose getter (or Proxy trap) throws
+      throw new AllocatorFault(`the allocator's answer cannot be read: reading it threw: ${describeThrown(e)}`, state);
+    }
     if (typeof rows === "string") throw new AllocatorFault(rows, state);
     return rows;
   };
+}
+
+/** `e instanceof AllocatorFault`, false where asking throws (a Proxy's getPrototypeOf trap). */
+function isFault(e: unknown): e is AllocatorFault {
+  try {
+    return e instanceof AllocatorFault;
+  } catch {
+    return false;
+  }
 }
 
 /** One check of one input: null, or what broke (a fault names its input). */
@@ -77,8 +92,9 @@ async function runOnce(id: AxiomId, input: AxiomInput, ctx: AxiomContext): Promi
     const message = await AXIOMS.get(id)!.check(input, ctx);
     return message === null ? null : { message, hang: false };
   } catch (e) {
-    if (e instanceof AllocatorFault) return { message: `${e.message} (input: ${JSON.stringify(e.state)})`, hang: e.hang };
-    throw e;
+    if (isFault(e)) return { message: `${e.message} (input: ${JSON.stringify(e.state)})`, hang: e.hang };
+    // anything else the check met is a finding about this input too, never an escape
+    return { message: `checking the answer threw: ${describeThrown(e)} (input: ${JSON.stringify(input.state)})`, hang: false };
   }
 }
 

@@ -11,6 +11,7 @@ import { loadEngineSync } from "../engine/load.js";
 import type { JobSpec, Workload } from "../policy/model.js";
 import type { ClusterState as SimState, Policy, PolicyActions, PolicyContext, SimEvent } from "../policy/policy.js";
 import { simulate, type SimResult } from "../sim/simulator.js";
+import { describeThrown } from "./format.js";
 import { fmt, fmtPair } from "./model.js";
 
 export const POLICY_CHECK_IDS = ["no-over-allocation", "jobs-accounted", "work-conservation", "fair-share", "bounded-starvation", "determinism"] as const;
@@ -131,7 +132,7 @@ function observe(workload: Workload, make: () => Policy, engine: Engine): Observ
     const result = simulate(workload, { policy: wrapped, engine, seed: workload.seed });
     return { result, points, overAllocated };
   } catch (e) {
-    return { error: (e as Error)?.message ?? String(e), points, overAllocated };
+    return { error: describeThrown(e), points, overAllocated };
   }
 }
 
@@ -273,7 +274,13 @@ export function checkPolicy(policy: Policy | (() => Policy), options: CheckPolic
   for (const id of checks) {
     let last: string | null = null;
     const details = fc.check(fc.property(arb, (w) => {
-      const message = CHECKS[id](w, observe(w, make, engine), ctx);
+      let message: string | null;
+      try {
+        message = CHECKS[id](w, observe(w, make, engine), ctx);
+      } catch (e) {
+        // the policy's factory or a value it gave threw outside the run: a finding on this workload
+        message = `checking the policy threw: ${describeThrown(e)}`;
+      }
       if (message !== null) last = message; // the last failure is the shrunk case's
       return message === null;
     }), { numRuns: runs, seed, path: options.path });

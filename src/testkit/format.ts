@@ -1,6 +1,56 @@
 // The human-readable report: one line per axiom, and for a failure the sentence, the shrunk
-// case as JSON and how to replay it.
+// case as JSON and how to replay it; and the safe descriptions of what an allocator or policy
+// under test threw or returned, which must never throw themselves (a Proxy, a throwing getter).
 import type { CheckReport } from "./types.js";
+
+/** Longest description of a thrown or returned value. */
+const MAX_DESCRIPTION = 200;
+
+const clip = (s: string) => (s.length > MAX_DESCRIPTION ? s.slice(0, MAX_DESCRIPTION) + "..." : s);
+
+/**
+ * What a value is, for a finding: numbers as written, BigInts with their `n`, strings quoted,
+ * objects as JSON when that works; never throws (a Proxy whose traps throw, a throwing getter or
+ * toJSON are described by their kind).
+ */
+export function describeReturned(v: unknown): string {
+  try {
+    if (v === undefined) return "undefined";
+    if (typeof v === "number") return String(v);
+    if (typeof v === "bigint") return `the BigInt ${v}n`;
+    if (typeof v === "string") return JSON.stringify(clip(v));
+    if (typeof v === "symbol" || typeof v === "function") return `a ${typeof v}`;
+    if (v === null) return "null";
+    try {
+      const s = JSON.stringify(v, (_k, x: unknown) => (typeof x === "bigint" ? `${x}n` : x));
+      if (s !== undefined) return clip(s);
+    } catch {
+      // a getter, toJSON or Proxy trap threw: say what kind of thing it is
+    }
+    return Array.isArray(v) ? "an array that cannot be read (a getter or Proxy threw)" : "an object that cannot be read (a getter or Proxy threw)";
+  } catch {
+    return "a value that cannot be read (a Proxy threw)";
+  }
+}
+
+/** What was thrown, for a finding: an Error's message (with its name unless plain Error) when it can be read, else describeReturned; never throws. */
+export function describeThrown(e: unknown): string {
+  try {
+    if (e instanceof Error) {
+      let name = "Error", message = "";
+      try { name = typeof e.name === "string" ? e.name : "Error"; } catch { name = "Error"; }
+      try {
+        message = typeof e.message === "string" ? e.message : describeReturned(e.message);
+      } catch {
+        return `${clip(name)} whose message cannot be read (its getter threw)`;
+      }
+      return name === "Error" ? clip(message) : `${clip(name)}: ${clip(message)}`;
+    }
+  } catch {
+    return "a value that cannot be read (a Proxy threw)";
+  }
+  return describeReturned(e);
+}
 
 export function formatReport(report: CheckReport): string {
   const lines: string[] = [];

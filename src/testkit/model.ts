@@ -1,5 +1,6 @@
 // Leontief reference math the axioms are stated in: utilities, dominant shares, weighted
 // water-filling of one resource, and the shape check of an allocator's answer.
+import { describeReturned } from "./format.js";
 
 /** Leontief utility of bundle x for a queue whose true demand is d: the fraction of d it can run, capped at 1 (0 for no demand). */
 export function utility(d: ArrayLike<number>, x: ArrayLike<number>): number {
@@ -54,17 +55,8 @@ export function readAllocation(a: unknown, n: number, k: number): number[][] | s
   return rows;
 }
 
-export function describe(v: unknown): string {
-  if (v === undefined) return "undefined";
-  if (typeof v === "number") return String(v);
-  if (typeof v === "string") return JSON.stringify(v.length > 60 ? v.slice(0, 60) + "..." : v);
-  try {
-    const s = JSON.stringify(v);
-    return s === undefined ? String(v) : s.length > 80 ? s.slice(0, 80) + "..." : s;
-  } catch {
-    return String(v);
-  }
-}
+/** A returned value in a sentence (format.ts describeReturned: never throws, BigInts with their n). */
+export const describe = describeReturned;
 
 /** Round for messages: 6 significant digits, not 17. */
 export const fmt = (x: number): string => (Number.isInteger(x) ? String(x) : Number(x.toPrecision(6)).toString());

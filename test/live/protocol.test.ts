@@ -46,7 +46,7 @@ describe("serve protocol", () => {
     expect(send({ op: "addQueue", queue: "batch" }).admission.class).toBe("elastic");
     const lq = send({ op: "addQueue", queue: "lq", kind: "LQ", bursts: [{ start: 0, window: 5, volume: [20] }] }).admission;
     expect(lq.class).toBe("hard");
-    expect(send({ op: "addQueue", queue: "bad", kind: "LQ", bursts: [{ start: 0, window: 0, volume: [1] }] })).toMatchObject({ field: "options.bursts[0].window" });
+    expect(send({ op: "addQueue", queue: "bad", kind: "LQ", bursts: [{ start: 0, window: 0, volume: [1] }] })).toMatchObject({ field: "bursts[0].window" });
     for (let i = 0; i < 10; i++) send({ op: "submit", queue: "batch", task: { id: `b${i}`, demand: [1] } });
     expect(send({ op: "nextWakeup" })).toEqual({ time: null });
     for (let i = 0; i < 4; i++) send({ op: "submit", queue: "lq", task: { id: `l${i}`, demand: [1], job: "burst0", burst: 0 }, time: 1 });
