@@ -1,13 +1,14 @@
 // Allocators that run outside the fuzzer's own thread, so that a crash, a hang or garbage is a
 // finding and never takes the fuzzer down: a command speaking JSON lines (--cmd) or an ES
 // module's default export in a worker thread (--allocator). Each call waits at most
-// `timeoutMs` (a command's first call after it starts gets STARTUP_GRACE_MS more, to boot);
-// on a timeout the child is killed, restarted and asked once more (a loaded machine can miss
-// one deadline), and a second timeout is the finding.
-import { spawn, type ChildProcess } from "node:child_process";
+// `timeoutMs` (a command's first call after it starts gets STARTUP_GRACE_MS more, to boot;
+// the command's transport, with its bounds, is ./fuzz-transport.ts); on a timeout the child is
+// killed, restarted and asked once more (a loaded machine can miss one deadline), and a second
+// timeout is the finding.
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { InputError } from "../errors.js";
+import { clip, openLineChannel, TransportFault } from "./fuzz-transport.js";
 import { AllocatorFault } from "../testkit/axioms.js";
 import type { Allocation, ClusterState } from "../testkit/types.js";
 
@@ -17,104 +18,59 @@ export interface RemoteAllocator {
   close(): void;
 }
 
-/** Extra time for a command's first answer after it starts (interpreters take a while to boot). */
-export const STARTUP_GRACE_MS = 3000;
-
-const clip = (s: string, n = 200) => (s.length > n ? s.slice(0, n) + "..." : s);
-
 /**
  * `--cmd "COMMAND"`: started once (through the shell), one JSON request line per call on its
- * stdin, one JSON response line `{"allocation": [[...], ...]}` on its stdout.
+ * stdin, one JSON response line `{"allocation": [[...], ...]}` on its stdout. Each request
+ * carries `"id": n`; an answer that echoes an `id` must echo that one (strict alternation is
+ * checked by the transport either way).
  */
 export function commandAllocator(command: string, timeoutMs: number): RemoteAllocator {
-  let child: ChildProcess | null = null;
-  let buffer = "";
-  let stderrTail = "";
-  let waiting: { resolve: (line: string) => void; reject: (e: Error) => void } | null = null;
-  const lines: string[] = [];
-
-  const kill = () => {
-    const c = child;
-    child = null;
-    if (!c || c.exitCode !== null || c.signalCode !== null) return;
-    // the shell and what it started are one process group (detached): end them all
-    try { process.kill(-c.pid!, "SIGKILL"); } catch { c.kill("SIGKILL"); }
-  };
-  const start = (): ChildProcess => {
-    buffer = "";
-    stderrTail = "";
-    lines.length = 0;
-    const c = spawn(command, { shell: true, stdio: ["pipe", "pipe", "pipe"], detached: true });
-    c.stdout!.setEncoding("utf8");
-    c.stderr!.setEncoding("utf8");
-    c.stdout!.on("data", (chunk: string) => {
-      if (c !== child) return;
-      buffer += chunk;
-      let at: number;
-      while ((at = buffer.indexOf("\n")) >= 0) {
-        const line = buffer.slice(0, at).replace(/\r$/, "");
-        buffer = buffer.slice(at + 1);
-        if (waiting) { const w = waiting; waiting = null; w.resolve(line); } else lines.push(line);
-      }
+  const channel = openLineChannel(command, { timeoutMs });
+  let seq = 0;
+  let previous: ClusterState | null = null;
+  const exchange = async (state: ClusterState, id: number): Promise<string> => {
+    const request = JSON.stringify({
+      id, capacity: state.capacity, demands: state.demands, weights: state.weights,
+      ...(state.tasks ? { tasks: state.tasks } : {}), ...(state.offsets ? { offsets: state.offsets } : {}),
     });
-    c.stderr!.on("data", (chunk: string) => { stderrTail = (stderrTail + chunk).slice(-400); });
-    const gone = (why: string) => {
-      if (c !== child) return;
-      child = null;
-      if (waiting) { const w = waiting; waiting = null; w.reject(new Error(why)); }
-    };
-    c.on("error", (e) => gone(`the command could not run: ${e.message}`));
-    c.on("exit", (code, signal) => gone(`the command exited (${signal ?? `code ${code}`})${stderrTail.trim() ? `, stderr: ${clip(stderrTail.trim())}` : ""}`));
-    c.stdin!.on("error", () => {}); // EPIPE after it died: reported by 'exit'
-    child = c;
-    return c;
-  };
-  const nextLine = (c: ChildProcess, state: ClusterState, limitMs: number): Promise<string> => {
-    if (lines.length > 0) return Promise.resolve(lines.shift()!);
-    return new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        waiting = null;
-        kill();
-        reject(new AllocatorFault(`the command did not answer within ${timeoutMs} ms, twice (killed and restarted)`, state, true));
-      }, limitMs);
-      waiting = {
-        resolve: (l) => { clearTimeout(timer); resolve(l); },
-        reject: (e) => { clearTimeout(timer); reject(new AllocatorFault(e.message, state)); },
-      };
-      if (c !== child) waiting.reject(new Error("the command exited"));
-    });
-  };
-  const request = (state: ClusterState) => JSON.stringify({
-    capacity: state.capacity, demands: state.demands, weights: state.weights,
-    ...(state.tasks ? { tasks: state.tasks } : {}), ...(state.offsets ? { offsets: state.offsets } : {}),
-  }) + "\n";
-  const exchange = async (state: ClusterState): Promise<string> => {
-    const fresh = child === null;
-    const c = child ?? start();
-    c.stdin!.write(request(state));
-    return nextLine(c, state, timeoutMs + (fresh ? STARTUP_GRACE_MS : 0));
+    try {
+      return await channel.exchange(request);
+    } catch (e) {
+      // a late second answer is the previous request's finding; not shrunk (shrinking reruns inputs
+      // one at a time, and the late line's timing is not the input's)
+      if (e instanceof TransportFault && e.stale && previous) throw new AllocatorFault(`${e.message} (after answering the input below)`, previous, true);
+      if (e instanceof TransportFault) throw new AllocatorFault(e.hang ? `${e.message}, twice (killed and restarted)` : e.message, state, e.hang);
+      throw e;
+    }
   };
   return {
     async allocate(state) {
+      const id = ++seq;
       let line: string;
       try {
-        line = await exchange(state);
+        line = await exchange(state, id);
       } catch (e) {
-        if (!(e instanceof AllocatorFault && e.hang)) throw e;
-        line = await exchange(state); // once more, on a fresh child
+        if (!(e instanceof AllocatorFault && e.hang && e.state === state)) throw e;
+        line = await exchange(state, id); // once more, on a fresh child
+      } finally {
+        previous = state;
       }
       let msg: unknown;
       try {
         msg = JSON.parse(line);
       } catch {
-        kill(); // out of step with its own output: start afresh
+        channel.close(); // out of step with its own output: start afresh
         throw new AllocatorFault(`the command printed garbage instead of a JSON line: ${JSON.stringify(clip(line))}`, state);
+      }
+      if (msg && typeof msg === "object" && "id" in msg && (msg as { id: unknown }).id !== id) {
+        channel.close();
+        throw new AllocatorFault(`the command answered request id ${clip(JSON.stringify((msg as { id: unknown }).id))} when asked request ${id} (a stale answer)`, state);
       }
       if (msg && typeof msg === "object" && "allocation" in msg) return (msg as { allocation: Allocation }).allocation;
       if (msg && typeof msg === "object" && "error" in msg) throw new AllocatorFault(`the command answered with an error: ${clip(String((msg as { error: unknown }).error))}`, state);
       throw new AllocatorFault(`the command answered ${clip(line)}, expected {"allocation": [[...], ...]}`, state);
     },
-    close: kill,
+    close: channel.close,
   };
 }
 

@@ -4,7 +4,7 @@
 // counterexample of <= 3 queues, and a crashing, hanging, garbage-printing or wrong-shape
 // allocator is a finding with its input, never a crash or hang of the fuzzer.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -93,12 +93,16 @@ describe("fairsched fuzz: planted bugs, default run", () => {
 });
 
 describe("fairsched fuzz: a misbehaving allocator is a finding", () => {
-  const small = ["--axioms", "feasibility", "--runs", "40", "--timeout-ms", "1500"];
+  const small = ["--axioms", "feasibility", "--runs", "40", "--timeout-ms", "1500", "--max-answer-chars", "1048576"];
   const cases: Array<[string, RegExp]> = [
     ["crash", /the command exited \(code 3\), stderr: boom \(input: \{"capacity"/],
     ["hang", /did not answer within 1500 ms, twice .*\(input: \{"capacity"/],
     ["garbage", /printed garbage instead of a JSON line: "allocation: lots" \(input: /],
     ["shape", /returned 1 rows, expected 2 \(one per queue\)/],
+    // #32 defect 10: a second answer is a finding on the input that caused it, not the next input's answer
+    ["twice", /(printed two lines for one request: |printed a line nobody asked for .*after answering the input below).*\(input: \{"capacity":\[[^\]]*\],"demands":\[\[[^\]]*\],\[[^\]]*\]\]/],
+    // #32 defect 10: an answer line past the bound is named as such (was a timeout, or "not shrunk" with no reason)
+    ["huge", /printed a line longer than 1048576 characters .*\(input: \{"capacity"/],
   ];
   for (const [mode, message] of cases) {
     it(`--cmd that misbehaves (${mode}): exit 1, the reason and the input`, () => {
@@ -108,6 +112,20 @@ describe("fairsched fuzz: a misbehaving allocator is a finding", () => {
       expect(report.axioms[0].message).toMatch(message);
     });
   }
+
+  it("a grandchild that left the process group with setsid is killed when the run ends (#32 defect 10)", () => {
+    const dir = mkdtempSync(join(tmpdir(), "fairsched-fuzz-"));
+    const pidFile = join(dir, "grandchild.pid");
+    const cmd = `setsid sh -c 'echo $$ > ${pidFile}; exec sleep 300' </dev/null >/dev/null 2>&1 & exec node ${join(root, "examples/drf-cmd.mjs")}`;
+    const { code } = fuzzJson(["--cmd", cmd, "--axioms", "feasibility", "--runs", "5"]);
+    expect(code).toBe(0);
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    expect(pid).toBeGreaterThan(0);
+    // killed: gone, or a zombie until this machine's init reaps it
+    let state = "gone";
+    try { state = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /, "")[0]; } catch { /* gone */ }
+    expect(["gone", "Z"]).toContain(state);
+  });
 
   it("--allocator module that spins forever on some input: its thread is stopped, exit 1", () => {
     const { code, report } = fuzzJson(["--allocator", fixture("hangs-sync.mjs"), ...small]);
