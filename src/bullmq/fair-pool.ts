@@ -12,9 +12,10 @@
 // polling. A pool that dies stops renewing its locks and BullMQ's stalled check (run by every
 // pool's workers) returns its active jobs, started or only buffered, to their queues.
 import { randomUUID } from "node:crypto";
-import { UnrecoverableError, Worker, type ConnectionOptions, type Job } from "bullmq";
+import type { ConnectionOptions, Job, Worker } from "bullmq";
 import { InputError, describeValue } from "../errors.js";
 import { createScheduler, type Scheduler, type SchedulerSnapshot } from "../live/scheduler.js";
+import { loadBullmq } from "../util/optional-peer.js";
 import { restorePoolScheduler } from "./restore.js";
 
 export interface FairJobData {
@@ -143,6 +144,7 @@ export async function startFairPool(opts: FairPoolOptions): Promise<FairPool> {
   if (!(Number.isInteger(maxStalledCount) && maxStalledCount >= 0)) throw new InputError("maxStalledCount", `must be an integer >= 0 (got ${describeValue(maxStalledCount)})`);
   if (opts.snapshotKey !== undefined && (typeof opts.snapshotKey !== "string" || opts.snapshotKey === "")) throw new InputError("snapshotKey", `expected a Redis key, got ${describeValue(opts.snapshotKey)}`);
   const report = (e: unknown) => { try { opts.onError?.(e); } catch { /* the handler's own failure is not the pool's */ } };
+  const { Worker, UnrecoverableError } = await loadBullmq("fairsched/bullmq");
 
   // Scheduler: fresh, or from the snapshot given / persisted (its held tasks released).
   const workerOpts = () => ({
