@@ -45,3 +45,12 @@ describe("paths named in the docs", () => {
     }
   });
 });
+
+describe("docs/README.md", () => {
+  it("links every page under docs/", () => {
+    const linked = new Set(citedPaths("docs/README.md").map((c) => c.path));
+    const pages = docFiles().filter((f) => f.startsWith("docs/") && f !== "docs/README.md");
+    expect(pages.length).toBeGreaterThan(20);
+    expect(pages.filter((p) => !linked.has(p))).toEqual([]);
+  });
+});
