@@ -11,9 +11,10 @@
 // When a tenant's queue is empty, its worker waits on BullMQ's marker (a blocking pop) instead of
 // polling. A pool that dies stops renewing its locks and BullMQ's stalled check (run by every
 // pool's workers) returns its active jobs, started or only buffered, to their queues.
-import { Worker } from "bullmq";
+import type { Worker } from "bullmq";
 import { InputError } from "../errors.js";
 import { createScheduler, type Scheduler, type SchedulerSnapshot } from "../live/scheduler.js";
+import { loadBullmq } from "../util/optional-peer.js";
 import { restorePoolScheduler } from "./restore.js";
 import { poolSettings, type FairJobData, type FairPool, type FairPoolOptions, type PoolSettings } from "./pool-options.js";
 import { PoolRun, type TenantState } from "./pool-run.js";
@@ -23,11 +24,12 @@ export type { FairJobData, FairPool, FairPoolOptions, TenantOptions } from "./po
 export async function startFairPool(opts: FairPoolOptions): Promise<FairPool> {
   const settings = poolSettings(opts);
   const report = (e: unknown) => { try { opts.onError?.(e); } catch { /* the handler's own failure is not the pool's */ } };
+  const bullmq = await loadBullmq("fairsched/bullmq");
   const tenants = new Map<string, TenantState>();
   const closeWorkers = () => Promise.all([...tenants.values()].map((s) => s.worker.close(true)));
   for (const t of settings.names) {
     const queue = opts.tenants[t].queue ?? t;
-    tenants.set(t, { name: t, worker: new Worker<FairJobData>(queue, null, workerOptions(opts, settings)), buffered: 0, running: 0, fetching: 0, empty: false, fitAlone: 1, settled: false });
+    tenants.set(t, { name: t, worker: new bullmq.Worker<FairJobData>(queue, null, workerOptions(opts, settings)), buffered: 0, running: 0, fetching: 0, empty: false, fitAlone: 1, settled: false });
   }
   const first = tenants.values().next().value!.worker;
   let scheduler: Scheduler;
@@ -38,7 +40,7 @@ export async function startFairPool(opts: FairPoolOptions): Promise<FairPool> {
     await closeWorkers();
     throw e;
   }
-  return new PoolRun(opts, settings, tenants, scheduler, first, closeWorkers, report).start();
+  return new PoolRun(opts, settings, tenants, scheduler, first, closeWorkers, report, bullmq.UnrecoverableError).start();
 }
 
 /** A tenant worker's options: manual (no processor, not autorun), the pool's locks and stalled check. */

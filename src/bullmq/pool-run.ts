@@ -2,7 +2,7 @@
 // buffer it keeps fetched, the pump that starts what the scheduler picks, lock renewal, snapshot
 // persistence and close.
 import { randomUUID } from "node:crypto";
-import { UnrecoverableError, type Job, type Worker } from "bullmq";
+import type { Job, UnrecoverableError, Worker } from "bullmq";
 import { InputError } from "../errors.js";
 import type { Scheduler } from "../live/scheduler.js";
 import type { FairJobData, FairPool, FairPoolOptions, PoolSettings } from "./pool-options.js";
@@ -57,6 +57,8 @@ export class PoolRun {
     private readonly first: Worker<FairJobData>,
     private readonly closeWorkers: () => Promise<unknown>,
     private readonly report: (e: unknown) => void,
+    /** bullmq's class, loaded with the optional peer (a failure BullMQ must not retry). */
+    private readonly Unrecoverable: typeof UnrecoverableError,
   ) {
     this.unsettled = tenants.size;
   }
@@ -137,7 +139,7 @@ export class PoolRun {
       this.scheduler.submit(s.name, { id, demand: (job.data as FairJobData | undefined)?.demand as number[] });
     } catch (e) {
       if (!(e instanceof InputError)) throw e;
-      const why = new UnrecoverableError(`job ${job.id} of tenant '${s.name}': ${e.message.replace(/^task\.demand/, "job.data.demand")}`);
+      const why = new this.Unrecoverable(`job ${job.id} of tenant '${s.name}': ${e.message.replace(/^task\.demand/, "job.data.demand")}`);
       this.track(job.moveToFailed(why, this.token, false).then(() => {}, this.report));
       return;
     }

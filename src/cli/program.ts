@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { loadEngineSync } from "../engine/load.js";
 import { InputError } from "../errors.js";
+import { MissingPeerError } from "../util/optional-peer.js";
 import { formatTable } from "../report/table.js";
 import { getScenario, listScenarios } from "../scenarios/registry.js";
 import type { ScenarioReport } from "../scenarios/scenario.js";
@@ -15,6 +16,7 @@ import { listNodePolicies } from "../phoenix/policies.js";
 import { checkScenarioParams } from "../scenarios/params.js";
 import { checkTraceFile, jsonText, writeData, writeStatus } from "./output.js";
 import { allocate } from "./allocate.js";
+import { docsHelpText } from "./docs-link.js";
 import { addFuzzCommand } from "./fuzz.js";
 import { progressBar } from "./progress.js";
 import { writeReportFile } from "./report-file.js";
@@ -77,7 +79,8 @@ export function buildProgram(): Command {
     .description("Multi-resource cluster scheduling policies (DRF, BoPF, LTRF, Justice, Phoenix) and a trace-driven simulator")
     .exitOverride()
     .configureOutput({ outputError: () => {} })
-    .showHelpAfterError(false);
+    .showHelpAfterError(false)
+    .addHelpText("after", docsHelpText);
 
   program
     .command("simulate")
@@ -130,7 +133,7 @@ export function buildProgram(): Command {
 
   program
     .command("allocate")
-    .description("read a JSON cluster state and print one policy decision as JSON: targets per queue, tasks to start (docs/cli.md)")
+    .description("read a JSON cluster state and print one policy decision as JSON: targets per queue, tasks to start (cli.md)")
     .requiredOption("--policy <name>", "a queue-level policy of `fairsched list`, e.g. drf, bopf, fifo")
     .option("--input <file>", "JSON file, or - for stdin", "-")
     .action((o: { policy: string; input: string }) => {
@@ -140,7 +143,7 @@ export function buildProgram(): Command {
 
   program
     .command("serve")
-    .description("the live scheduler as a sidecar: JSON lines over stdin/stdout (docs/live-scheduler.md)")
+    .description("the live scheduler as a sidecar: JSON lines over stdin/stdout (live-scheduler.md)")
     .option("--listen <port>", "serve over TCP on 127.0.0.1:PORT instead (0 = any free port)", intArg("--listen"))
     .option("--max-line-bytes <n>", "longest request line; a longer one closes its session", positiveIntArg("--max-line-bytes"), DEFAULT_SERVE_LIMITS.maxLineBytes)
     .option("--max-queued-bytes <n>", "answers waiting for a client that does not read them; past it its session is closed", positiveIntArg("--max-queued-bytes"), DEFAULT_SERVE_LIMITS.maxQueuedBytes)
@@ -187,10 +190,10 @@ export async function main(argv: string[]): Promise<number> {
       writeStatus(`fairsched: ${e.message.replace(/^error: /, "")}\n`);
       return 2;
     }
-    if (e instanceof InputError || e instanceof SimulationError) {
+    if (e instanceof InputError || e instanceof SimulationError || e instanceof MissingPeerError) {
       writeStatus(`fairsched: ${e.message}\n`);
       if (process.env.FAIRSCHED_DEBUG) process.stderr.write(`${e.stack}\n`);
-      return e instanceof InputError ? 2 : 3;
+      return e instanceof SimulationError ? 3 : 2;
     }
     writeStatus(`fairsched: internal error: ${(e as Error)?.message ?? String(e)}\n`);
     if (process.env.FAIRSCHED_DEBUG) process.stderr.write(`${(e as Error)?.stack}\n`);

@@ -12,8 +12,9 @@
 // writes a result only if it is a report of the cell it asked for, and reports a forged one.
 import { createWriteStream, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { Queue, UnrecoverableError, Worker as BullWorker, type Job } from "bullmq";
+import type { Job } from "bullmq";
 import { InputError } from "../errors.js";
+import { loadBullmq } from "../util/optional-peer.js";
 import { expandGrid, normalizeSpec, shardCells, type SweepCell, type SweepSpec } from "./grid.js";
 import { CellError, CellPool } from "./pool.js";
 import { parseQueueUrl, type QueueAddress } from "./queue-url.js";
@@ -74,6 +75,7 @@ export async function runSweepOnQueue(spec: SweepSpec, url: string, opts: QueueS
   const attempts = opts.attempts ?? 3;
   if (!Number.isInteger(attempts) || attempts < 1) throw new InputError("attempts", `must be an integer >= 1, got ${attempts}`);
   const pollMs = opts.pollMs ?? 200;
+  const { Queue } = await loadBullmq("fairsched sweep --queue");
   const queue = new Queue<CellJob, string>(addr.name, { connection: connection(addr, false) });
   queue.on("error", (e) => opts.onRedisError?.(e));
   const out = opts.out ? createWriteStream(opts.out) : null;
@@ -218,6 +220,7 @@ export async function startQueueWorker(url: string, opts: QueueWorkerOptions = {
     if (!p) pools.set(key, (p = new CellPool({ scenario: d.scenario, backend: d.backend, modules }, size)));
     return p;
   };
+  const { Worker: BullWorker, UnrecoverableError } = await loadBullmq("fairsched worker");
   const worker = new BullWorker<unknown, string>(
     addr.name,
     async (job) => {

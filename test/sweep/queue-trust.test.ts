@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkCellJob, runSweepOnQueue, SweepCellsFailed, type SweepSpec } from "../../src/sweep/index.js";
 import { InputError } from "../../src/errors.js";
 import { SLOW } from "../fixtures/slow-scenario.js";
-import { startRedis, type TestRedis } from "../helpers/redis.js";
+import { startRedis, type TestRedis } from "../../bench/redis-server.js";
 import { startWorkerProcess, type WorkerProcess } from "../helpers/queue-workers.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "fairsched-trust-"));
