@@ -19,6 +19,7 @@ const SRC = join(ROOT, "src");
 const USER_MODULE_LOADERS: Record<string, string> = {
   "src/sweep/worker.ts": "a sweep's `modules` option: the user's plugin modules, imported before the cells run",
   "src/cli/fuzz-worker.ts": "`fairsched fuzz --allocator FILE.mjs`: the user's allocator module",
+  "src/sweep/queue.ts": "`fairsched worker --module`: the operator's plugin modules, imported so jobs are checked against the registry they complete",
 };
 
 /** The layer table of README.md's "Layout and layering" section: folder (no slash) or file -> layer. */
