@@ -36,7 +36,7 @@ export function packedApp(tarball: string, opts: { without?: string[] } = {}): P
   for (const name of readdirSync(join(ROOT, "node_modules"))) {
     if (!skip.has(name)) symlinkSync(join(ROOT, "node_modules", name), join(modules, name));
   }
-  const env = { ...process.env, PATH: `${join(modules, ".bin")}:${process.env.PATH}` };
+  const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${join(modules, ".bin")}:${process.env.PATH}` };
   delete env.NODE_OPTIONS; // vitest's own loader hooks are not the user's
   return { dir, env, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
