@@ -44,7 +44,8 @@ try {
     const first = data.charts[0];
     const table = document.querySelector("section div.scroll > table");
     return {
-      chart: { title: first.title, categories: first.categories, series: first.series, values: first.data.slice(1) },
+      // per series its bars in category order (a grouped bar chart aligns series on shifted x: drop the gaps)
+      chart: { title: first.title, categories: first.categories, series: first.series, values: first.data.slice(1).map((ys) => ys.filter((v) => v !== null)) },
       table: {
         caption: table.querySelector("caption").textContent,
         columns: Array.from(table.querySelectorAll("thead th"), (th) => th.textContent),
