@@ -63,6 +63,30 @@ export const CLIENT_SCRIPT = String.raw`(function () {
     };
   }
 
+  // Bars: each bar's value above it (a bar cut at the axis' end by yCap shows its value there).
+  function drawValues(c) {
+    return function (u) {
+      var ctx = u.ctx;
+      ctx.save();
+      ctx.font = Math.round(11 * devicePixelRatio) + "px system-ui, sans-serif";
+      ctx.textAlign = "center";
+      var top = u.scales.y.max;
+      for (var i = 1; i < u.data.length; i++) {
+        if (!u.series[i].show) continue;
+        for (var k = 0; k < u.data[0].length; k++) {
+          var v = u.data[i][k];
+          if (v === null || u.data[0][k] === null) continue;
+          var cut = v > top;
+          var text = (Math.abs(v) >= 100 ? Math.round(v).toLocaleString("en-US") : String(Number(v.toPrecision(3)))) + (cut ? "\u2191" : "");
+          var y = u.valToPos(cut ? top : v, "y", true) + (cut ? 14 * devicePixelRatio : -4 * devicePixelRatio);
+          ctx.fillStyle = cut ? "#ffffff" : "#1b1f23";
+          ctx.fillText(text, u.valToPos(u.data[0][k], "x", true), y);
+        }
+      }
+      ctx.restore();
+    };
+  }
+
   data.charts.forEach(function (c) {
     var el = document.getElementById(c.id);
     if (!el) return;
@@ -90,7 +114,14 @@ export const CLIENT_SCRIPT = String.raw`(function () {
       });
       var cats = c.categories;
       var xScale = c.logX ? { time: false, distr: 3, log: 10 } : { time: false };
+      // the x axis ends where the data ends (uPlot's own range rounds a log axis up to the next
+      // power of 10: 100,000 s for data ending near 11,000)
       if (cats) xScale.range = function () { return [-0.5, cats.length - 0.5]; };
+      else xScale.range = function (u, min, max) {
+        // a log axis starts at a power of 10, so its ticks read 10, 100, 1,000
+        if (c.logX && min > 0) min = Math.pow(10, Math.floor(Math.log10(min) + 1e-9));
+        return max > min ? [min, max] : [min, min + 1];
+      };
       var xAxis = { label: c.xLabel };
       if (cats) {
         xAxis.splits = function () { return cats.map(function (_, k) { return k; }); };
@@ -114,13 +145,19 @@ export const CLIENT_SCRIPT = String.raw`(function () {
             var lo = c.yRange[0] === null ? min : Math.min(c.yRange[0], min);
             var hi = c.yRange[1] === null ? max : Math.max(c.yRange[1], max);
             if (c.bars) lo = Math.min(lo, 0);
+            if (c.yCap !== null) hi = c.yCap;
             return hi > lo ? [lo, hi] : [lo, lo + 1];
           } },
         },
         axes: [xAxis, { label: c.yLabel }],
-        legend: { live: !c.bars },
+        // names only: a live legend shows "--" until the cursor is on the chart
+        legend: { live: false },
         series: series,
-        hooks: !hasBands ? {} : c.bars || c.data[0].length === 1 ? { draw: [drawBands(c)] } : { drawClear: [drawBands(c)] },
+        hooks: (function () {
+          var hooks = !hasBands ? {} : c.bars || c.data[0].length === 1 ? { draw: [drawBands(c)] } : { drawClear: [drawBands(c)] };
+          if (c.bars && (!hasBands || c.yCap !== null)) hooks.draw = (hooks.draw || []).concat([drawValues(c)]);
+          return hooks;
+        })(),
       }, c.data, el);
       el.setAttribute("data-drawn", "1");
       drawn++;

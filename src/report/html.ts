@@ -4,8 +4,10 @@
 // or an air-gapped machine and shows exactly the data of the run.
 //
 // What it shows per ScenarioReport: the scenario, seed, policies and every parameter; every
-// table (as the CLI prints it, same number formatting); each `report.charts` entry (per-queue
-// allocation over time, drawn as steps); and completion-time CDFs when the metrics carry them.
+// table (as the CLI prints it, same number formatting, with why a column is 0 in every row); first
+// what the scenario is about (its latency queues' completion per policy, scenario-point.ts), then
+// each `report.charts` entry (per-queue allocation over time, drawn as steps, the latency queues
+// never folded into "other"); and completion-time CDFs when the metrics carry them.
 //
 // Expected shape of `report.metrics` for the CDFs (what src/scenarios/common.ts metricsJson
 // writes): metrics[policy].completionTimes[queue] = number[] (seconds, finished jobs only).
@@ -17,6 +19,8 @@ import type { Table } from "../scenarios/table.js";
 import { formatCell } from "./table.js";
 import { alignBands, alignSeries, cdfSeries, type Aligned } from "./chart-data.js";
 import { CLIENT_SCRIPT } from "./html-client.js";
+import { zeroColumnNotes } from "./column-notes.js";
+import { latencyQueues, scenarioPoint } from "./scenario-point.js";
 
 export interface HtmlReportOptions {
   /** Page title; default "fairsched report". */
@@ -48,6 +52,23 @@ export interface ChartSpec {
   categories: string[] | null;
   /** Per series, its interval ends [lo, hi] on the x array (band around a line, error bars on a bar), or null. */
   bands: Array<[Array<number | null>, Array<number | null>] | null>;
+  /**
+   * Bars: the y axis ends here although some bars are taller (an outlier such as FIFO's LQ at 8,000 s
+   * beside 70-200 s would flatten every other bar); each bar carries its value as a label. Else null.
+   */
+  yCap: number | null;
+}
+
+/**
+ * The y end of a bar chart whose tallest bars are outliers: when the largest value exceeds
+ * LOG_SPAN x the median of the positive values, 1.25 x the largest value that does not (null otherwise).
+ */
+export function outlierCap(data: Aligned): number | null {
+  const ys = data.slice(1).flat().filter((v): v is number => v !== null && v > 0).sort((a, b) => a - b);
+  if (ys.length < 3) return null;
+  const median = ys[Math.floor((ys.length - 1) / 2)];
+  const inRange = ys.filter((v) => v <= LOG_SPAN * median);
+  return inRange.length < ys.length ? 1.25 * inRange[inRange.length - 1] : null;
 }
 
 /** Escapes text for HTML element content and attribute values. */
@@ -100,12 +121,13 @@ figure{margin:12px 0 20px}figcaption{font-weight:600}code{background:#f6f8fa;pad
 /** Text that reads as a number with its interval ("56.31 ± 2.48"): right-aligned as numbers are. */
 const NUMERIC_TEXT = /^-?[\d.]+(e[-+]?\d+)? ±/;
 
-export function tableHtml(t: Table): string {
+export function tableHtml(t: Table, params?: Record<string, unknown>): string {
   const head = t.columns.map((c) => `<th>${escapeHtml(c)}</th>`).join("");
   const body = t.rows
     .map((r) => `<tr>${r.map((v) => `<td${typeof v === "number" || NUMERIC_TEXT.test(v ?? "") ? ' class="n"' : ""}>${escapeHtml(formatCell(v))}</td>`).join("")}</tr>`)
     .join("\n");
-  const notes = t.notes?.length ? `<div class="notes">${escapeHtml(t.notes.join("\n"))}</div>` : "";
+  const all = [...(t.notes ?? []), ...zeroColumnNotes(t, params)];
+  const notes = all.length ? `<div class="notes">${escapeHtml(all.join("\n"))}</div>` : "";
   // a wide table (Phoenix's 16 columns) scrolls inside the page rather than widening it
   return `<div class="scroll"><table><caption>${escapeHtml(t.title)}</caption><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table></div>${notes}`;
 }
@@ -138,14 +160,15 @@ export function spansDecades(values: readonly (number | null)[]): boolean {
 }
 
 /**
- * At most `max` series: the `max - 1` with the largest mean y, then "other (n)" summing the rest
- * point by point (series sampled at the same x, as the simulator's per-queue shares are).
+ * At most `max` series: those named in `keep` (the queues the scenario is about), then the largest
+ * by mean y up to `max - 1`, then "other (n)" summing the rest point by point (series sampled at
+ * the same x, as the simulator's per-queue shares are).
  */
-export function topSeries(series: readonly Series[], max: number): Series[] {
+export function topSeries(series: readonly Series[], max: number, keep: ReadonlySet<string> = new Set()): Series[] {
   if (series.length <= max) return [...series];
   const mean = (s: Series) => s.y.reduce((a, b) => a + (Number.isFinite(b) ? b : 0), 0) / Math.max(1, s.y.length);
-  const ranked = [...series].sort((a, b) => mean(b) - mean(a));
-  const kept = ranked.slice(0, max - 1);
+  const ranked = [...series].sort((a, b) => Number(keep.has(b.name)) - Number(keep.has(a.name)) || mean(b) - mean(a));
+  const kept = ranked.slice(0, Math.max(max - 1, series.filter((s) => keep.has(s.name)).length));
   const rest = ranked.slice(max - 1);
   const x = rest[0].x;
   const same = rest.every((s) => s.x.length === x.length && s.x.every((v, i) => v === x[i]));
@@ -179,7 +202,7 @@ function cdfCharts(r: ScenarioReport, prefix: string, maxQueues: number): { char
     charts.push({
       id: `${prefix}-cdf${charts.length}`,
       title: logX ? `${title} (log time axis)` : title, xLabel: "completion time (s)", yLabel: "fraction of jobs", step: true, yRange: [0, 1], logX,
-      series: series.map((s) => s.name), data, bars: false, categories: null, bands: series.map(() => null),
+      series: series.map((s) => s.name), data, bars: false, categories: null, bands: series.map(() => null), yCap: null,
     });
   };
   make("All jobs", [...ct].map(([p, byQueue]) => cdfSeries(p, Object.values(byQueue).flat())));
@@ -211,19 +234,20 @@ export function groupBars(series: readonly Series[]): Series[] {
  * Chart specs of a report's `charts`: those with axes (`curves`: the scenario's own summary
  * charts) and the rest (`shares`: allocation over time, drawn as steps from 0).
  */
-export function chartSpecs(charts: Record<string, Series[]>, chartAxes: Record<string, ChartAxes> | undefined, prefix: string, maxSeries: number): { curves: ChartSpec[]; shares: ChartSpec[] } {
+export function chartSpecs(charts: Record<string, Series[]>, chartAxes: Record<string, ChartAxes> | undefined, prefix: string, maxSeries: number, keep?: ReadonlySet<string>): { curves: ChartSpec[]; shares: ChartSpec[] } {
   const curves: ChartSpec[] = [];
   const shares: ChartSpec[] = [];
   Object.entries(charts).forEach(([name, all], j) => {
     const axes: ChartAxes | undefined = chartAxes?.[name];
     const bars = axes?.bars === true;
-    const kept = topSeries(all, maxSeries);
+    const kept = topSeries(all, maxSeries, keep);
     const series = bars ? groupBars(kept) : kept;
     const data = alignSeries(series);
     const spec: ChartSpec = {
       id: `${prefix}-c${j}`, title: name, xLabel: axes?.x ?? "time (s)", yLabel: axes?.y ?? "dominant share",
       step: !bars && !axes?.lines, yRange: axes ? axes.yRange ?? [null, null] : [0, null], logX: !bars && axes?.logX === true && spansDecades(data[0]),
       series: series.map((s) => s.name), data, bars, categories: bars ? axes?.categories ?? null : null, bands: alignBands(series),
+      yCap: bars ? outlierCap(data) : null,
     };
     (axes ? curves : shares).push(spec);
   });
@@ -264,17 +288,21 @@ export function renderHtmlReport(reports: ScenarioReport[], opts: HtmlReportOpti
   const charts: ChartSpec[] = [];
   const sections = reports.map((r, i) => {
     const prefix = `r${i}`;
-    const { curves, shares } = chartSpecs(r.charts ?? {}, r.chartAxes, prefix, maxSeries);
+    const { curves, shares } = chartSpecs(r.charts ?? {}, r.chartAxes, prefix, maxSeries, latencyQueues(r));
     const cdf = cdfCharts(r, prefix, maxQueues);
-    // The summary first: the scenario's own curves, else the all-jobs completion-time CDF.
-    const summary = curves.length ? curves : cdf.charts.slice(0, 1);
-    const restCdf = curves.length ? cdf.charts : cdf.charts.slice(1);
+    const point = scenarioPoint(r);
+    const pointSpecs = point ? chartSpecs(point.charts, point.chartAxes, `${prefix}-point`, Infinity).curves : [];
+    // What the scenario is about first (its latency queues per policy), then its own curves;
+    // without either, the all-jobs completion-time CDF.
+    const lead = [...pointSpecs, ...curves];
+    const summary = lead.length ? lead : cdf.charts.slice(0, 1);
+    const restCdf = lead.length ? cdf.charts : cdf.charts.slice(1);
     charts.push(...summary, ...restCdf, ...shares);
     const parts = [
       `<section id="${prefix}"><h2>${escapeHtml(r.scenario)} <span class="muted">seed ${escapeHtml(String(r.seed))}, policies ${escapeHtml(r.policies.join(", "))}</span></h2>`,
     ];
     parts.push(...summary.map(figure));
-    parts.push(`<h3>Results</h3>`, ...r.tables.map(tableHtml));
+    parts.push(`<h3>Results</h3>`, ...r.tables.map((t) => tableHtml(t, r.params)));
     if (restCdf.length) {
       parts.push(`<h3>Completion-time distributions (CDF)</h3>`, ...restCdf.map(figure));
       if (cdf.omitted) parts.push(`<p class="muted">${cdf.omitted} more queues not drawn (see the tables).</p>`);

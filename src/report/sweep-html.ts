@@ -112,7 +112,7 @@ export function renderSweepHtml(m: MergedSweep, opts: SweepHtmlOptions = {}): st
     `<section id="sweep"><h2>${escapeHtml(s.scenario)} <span class="muted">sweep of ${m.header.cells} cells, seeds ${escapeHtml(s.seeds.join(", "))}</span></h2>`,
     ...chartHtml,
     `<h3>Results</h3>`,
-    ...sweepResultTables(m).map(tableHtml),
+    ...sweepResultTables(m).map((t) => tableHtml(t)),
     `<h3>Grid</h3>`,
     gridHtml(m),
     `</section>`,

@@ -23,7 +23,7 @@ const PHOENIX_TRACE = hasTrace("eagle-format/YH2_sub.tr");
 /** The scenario runs take ~45 s alone and several times that beside other test files on 2 busy cores: a guard against a hang, not a speed check. */
 const SCENARIO_RUNS_TIMEOUT = 600_000;
 
-interface ChartData { id: string; title: string; logX: boolean; step: boolean; bars: boolean; categories: string[] | null; series: string[]; bands: unknown[] }
+interface ChartData { id: string; title: string; logX: boolean; step: boolean; bars: boolean; categories: string[] | null; series: string[]; bands: unknown[]; yCap: number | null }
 
 /** The chart specs in a report's data block. */
 function chartsOf(html: string): ChartData[] {
@@ -135,8 +135,24 @@ describe.skipIf("reason" in chrome)("in headless Chromium", () => {
     expect(charts.find((c) => c.title.startsWith("LQ factor of improvement over DRF vs number of TQs"))?.logX).toBe(true);
     expect(charts.some((c) => c.title.startsWith("LQ factor of improvement over DRF vs LQ burst size"))).toBe(true);
     expect(charts.some((c) => c.title === "Omega (sharing loss) over time")).toBe(true);
+    // what default and bopf are about comes first: the LQ's completion per policy, as bars
+    const sections = html.split('<section id="').slice(1).map((sec) => /<div class="chart" id="([^"]+)"/.exec(sec)![1]);
+    const [defaultFirst, bopfFirst] = sections.map((id) => charts.find((c) => c.id === id)!);
+    expect([defaultFirst.title, defaultFirst.bars, defaultFirst.categories, defaultFirst.series]).toEqual(["LQ completion time per policy (s, seed 1)", true, ["drf", "sp", "bopf", "nbopf"], ["LQ0 average", "LQ0 p90"]]);
+    expect([bopfFirst.title, bopfFirst.bars, bopfFirst.categories, bopfFirst.series]).toEqual(["LQ average completion time per policy vs number of TQs (s, seed 1)", true, ["1 TQ", "4 TQs", "32 TQs"], ["drf", "sp", "bopf"]]);
+    // the LQ is never folded into "other" in the allocation charts
+    for (const c of charts.filter((c) => c.title.endsWith("dominant share per queue") && c.id.startsWith("r0-"))) expect(c.series).toContain("LQ0");
     // bopf and nbopf have identical curves here: both drawn, with different dash patterns
     const page = await expectDrawn(file, charts.length, "report-scenarios.png");
+    // the LQ series is drawn: the first chart of each of the two sections has its bars inked
+    const lqInk = await page.evaluate((ids) => ids.map((id) => {
+      const canvas = document.getElementById(id)!.querySelector("canvas")!;
+      const px = canvas.getContext("2d")!.getImageData(0, 0, canvas.width, canvas.height).data;
+      let blue = 0; // the first series' fill, #1f77b4 at 0.75 alpha on a transparent canvas: a bar
+      for (let i = 0; i < px.length; i += 4) if (px[i + 3] > 100 && px[i] < 80 && px[i + 1] > 90 && px[i + 1] < 150 && px[i + 2] > 150) blue++;
+      return blue;
+    }), [defaultFirst.id, bopfFirst.id]);
+    for (const n of lqInk) expect(n).toBeGreaterThan(200);
     // each section opens with a chart, and ends with its parameters
     const order = await page.evaluate(() => Array.from(document.querySelectorAll("section")).map((s) => [s.children[1]?.tagName, s.lastElementChild?.tagName]));
     for (const [first, last] of order) expect([first, last]).toEqual(["FIGURE", "TABLE"]);
