@@ -34,8 +34,8 @@ describe("BoPF scenarios over seeds 1-10", () => {
   });
 
   // Not a paper magnitude under the default, work-conserving dispatch: SP slows the TQs with 8x
-  // bursts every 300 s, but not by 1.2x (docs/reproduction-bopf.md, "The paper's shape over seeds"; with the
-  // starvation guard it does, next test). Seeds 1-10.
+  // bursts every 300 s, but not by 1.2x (docs/reproduction-bopf.md, "The paper's shape over
+  // seeds"; with the starvation guard it does, next test). Seeds 1-10.
   it("measured miss: with 8x bursts SP's TQs are 1.134 ± 0.032 times DRF's and as many times BoPF's (the paper: at least 1.2x)", { timeout: 1_800_000 }, () => {
     const drf = expectMeasuredOverSeeds(ratio(cell(1, 1, "TQ sp"), cell(1, 1, "TQ drf")), { mean: 1.134, half: 0.032 }, "8x bursts: SP's TQ avg / DRF's");
     const bopf = expectMeasuredOverSeeds(ratio(cell(1, 1, "TQ sp"), cell(1, 1, "TQ bopf")), { mean: 1.134, half: 0.032 }, "8x bursts: SP's TQ avg / BoPF's");
@@ -49,8 +49,8 @@ describe("BoPF scenarios over seeds 1-10", () => {
   });
 
   // Not the paper's factors of improvement by a margin (Tables 3-4) under the default,
-  // work-conserving dispatch (docs/reproduction-bopf.md, "The paper's shape over seeds"; with the guard they hold,
-  // next test). BoPF's LQ speed-up over DRF, seeds 1-10.
+  // work-conserving dispatch (docs/reproduction-bopf.md, "The paper's shape over seeds"; with
+  // the guard they hold, next test). BoPF's LQ speed-up over DRF, seeds 1-10.
   it("measured miss: BoPF over DRF is 1.779 ± 0.186 at 8 TQs and 2.943 ± 0.307 at 16 with the default dispatch (the paper: > 1.8x and > 3x)", { timeout: 1_800_000 }, () => {
     const c8 = expectMeasuredOverSeeds(cell(0, 1, "x bopf vs drf"), { mean: 1.779, half: 0.186 }, "8 TQs: BoPF over DRF");
     const c16 = expectMeasuredOverSeeds(cell(0, 2, "x bopf vs drf"), { mean: 2.943, half: 0.307 }, "16 TQs: BoPF over DRF");

@@ -32,7 +32,7 @@ const diff = (a: number[], b: number[]) => a.map((x, i) => x - b[i]);
 describe("BoPF paper shape under DRF and SP, over seeds 1-10", () => {
   // Not the paper's magnitude under the default, work-conserving dispatch (the shape holds, next
   // tests): SP's LQ, blocked at the head of the elastic order, sees TQ tasks take the room its
-  // tasks wait for (docs/reproduction-bopf.md, "The paper's shape over seeds"). DRF/SP over seeds 1-10.
+  // tasks wait for (docs/reproduction-bopf.md, "The paper's shape over seeds"). Seeds 1-10.
   it("measured miss, default dispatch: DRF/SP is 1.939 ± 0.172 at 8 TQs and 2.964 ± 0.298 at 16 (the paper: > 2.5 and > 4)", { timeout: 1_800_000 }, () => {
     const c8 = expectMeasuredOverSeeds(ratio(lqAvg(8, "drf", false), lqAvg(8, "sp", false)), { mean: 1.939, half: 0.172 }, "8 TQs, DRF/SP");
     const c16 = expectMeasuredOverSeeds(ratio(lqAvg(16, "drf", false), lqAvg(16, "sp", false)), { mean: 2.964, half: 0.298 }, "16 TQs, DRF/SP");
@@ -65,8 +65,8 @@ describe("BoPF paper shape under DRF and SP, over seeds 1-10", () => {
 
   // Not the paper's magnitudes by a margin with the reservation reading (unguaranteed queues
   // start nothing while a guaranteed LQ is below its guarantee; no starvation guard): the means
-  // are above the bounds but the intervals hold them (docs/reproduction-bopf.md, "The paper's shape over
-  // seeds"). Seeds 1-10.
+  // are above the bounds but the intervals hold them (docs/reproduction-bopf.md, "The paper's
+  // shape over seeds"). Seeds 1-10.
   it("measured miss, reservation reading: DRF/SP is 2.578 ± 0.178 at 8 TQs and 4.200 ± 0.234 at 16 (the paper: > 2.5 and > 4)", { timeout: 1_800_000 }, () => {
     const c8 = expectMeasuredOverSeeds(ratio(lqAvg(8, "drf", true), lqAvg(8, "sp", true)), { mean: 2.578, half: 0.178 }, "8 TQs, DRF/SP");
     const c16 = expectMeasuredOverSeeds(ratio(lqAvg(16, "drf", true), lqAvg(16, "sp", true)), { mean: 4.2, half: 0.234 }, "16 TQs, DRF/SP");
