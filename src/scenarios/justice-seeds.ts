@@ -1,7 +1,7 @@
 // The `justice` scenario over many seeds: per setting, deadline type and allocator, every
 // metric's mean with its 95% Student-t interval, and paired comparisons between allocators
 // (the same seed's job stream and deadlines under both: a difference's interval and a sign test).
-// docs/reproduction-justice.md reports these; test/justice/shape.test.ts asserts them.
+// docs/reproduction-justice.md reports these; test/justice/shape.repro.test.ts asserts them.
 import { meanCi95, signTest, type MeanCi, type SignTest } from "../stats/confidence.js";
 import type { DeadlineType } from "../justice/deadlines.js";
 import type { DeadlineMetrics } from "../justice/metrics.js";

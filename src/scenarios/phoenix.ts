@@ -204,7 +204,7 @@ function run(opts: ScenarioOptions): ScenarioReport {
         "reordered = tasks moved ahead of a task that was ahead of them (SRPT and CRV rounds); crv-reordered = those in queues reordered in CRV mode (the paper's Table III count); Hawk-C and Sparrow-C keep FIFO queues.",
         "Phoenix = Eagle-C + CRV reordering of congested queues (Algorithm 1) + soft-constraint relaxation (congested, or negotiated when no eligible worker has capacity); probes are placed as in Eagle-C (SSS).",
         "Phoenix thresholds (§IV-B): CRV_threshold per constraint = its Table II slowdown (param tableIIThresholds=0: crvThreshold for all); Qwait_threshold = E[W] at worker load qwaitLoad=0.9 (qwaitLoad=0: fixed qwaitThreshold seconds).",
-        "Phoenix vs Eagle-C and Hawk-C over 20 seeds with 95% intervals, Yahoo and the Google steady window: docs/reproduction-phoenix.md (test/phoenix/shape.test.ts asserts what holds).",
+        "Phoenix vs Eagle-C and Hawk-C over 20 seeds with 95% intervals, Yahoo and the Google steady window: docs/reproduction-phoenix.md (test/phoenix/shape.repro.test.ts asserts what holds).",
         "The low arrival-span `busy` on Yahoo comes from the trace's opening 12,000 s (one job and no other arrival); at 90% offered load short jobs meet a busy fraction of ~0.8 on arrival: the high-utilization regime.",
         "eagle-c-simorder (param eagleSimOrder=1): Eagle-C serving the newest probe first, as Eagle's published simulator did before its commit f03c754 (2017-02-23).",
       ],

@@ -1,12 +1,14 @@
 // checkAllocator / assertFair / replayCase: one implementation (runAxiom) behind thin
 // builders. Each axiom is a fast-check async property over its own input arbitrary; a
-// failure is shrunk by fast-check and reported as a self-contained case plus seed and path.
+// failure is shrunk by fast-check, then its idle queues dropped (drop-idle-queues.ts), and
+// reported as a self-contained case plus seed and path.
 import fc from "fast-check";
 import { InputError } from "../errors.js";
 import type { Engine } from "../engine/engine.js";
 import { loadEngineSync } from "../engine/load.js";
 import { cloneState, resolveStateOptions, type ClusterStateOptions } from "./arbitraries.js";
 import { AXIOMS, AllocatorFault, type AxiomContext } from "./axioms.js";
+import { dropIdleQueues } from "./drop-idle-queues.js";
 import { describeThrown, formatReport } from "./format.js";
 import { readAllocation } from "./model.js";
 import { AXIOM_IDS, type Allocator, type AxiomId, type AxiomInput, type AxiomReport, type CheckReport, type ClusterState, type FuzzCase } from "./types.js";
@@ -158,9 +160,14 @@ export async function checkAllocator(allocate: Allocator, options: CheckAllocato
     const report: AxiomReport = { axiom: id, passed: !details.failed, runs, seed: r.seed };
     if (details.interrupted && runs === 0) report.interrupted = true;
     if (details.failed) {
-      const input = details.counterexample?.[0] as AxiomInput | undefined;
+      let input = details.counterexample?.[0] as AxiomInput | undefined;
       const last = lastFailure as { message: string; hang: boolean } | null;
-      report.message = (last?.message ?? details.errorInstance?.toString() ?? "the property failed") + (shrunk ? "" : " (not shrunk)");
+      let message = last?.message ?? details.errorInstance?.toString() ?? "the property failed";
+      if (input && shrunk) {
+        const again = (x: AxiomInput) => runOnce(id, x, r.ctx).then((f) => (f && !f.hang ? f.message : null));
+        ({ input, message } = await dropIdleQueues(input, message, r.stateOptions.minQueues, again));
+      }
+      report.message = message + (shrunk ? "" : " (not shrunk)");
       if (input) report.counterexample = { axiom: id, tasks: r.ctx.tasks, tolerance: r.ctx.tolerance, input };
       if (details.counterexamplePath) report.path = details.counterexamplePath;
     }

@@ -25,3 +25,19 @@ export function expectAboveOverSeeds(xs: readonly number[], bound: number, what:
 export function expectBelowOverSeeds(xs: readonly number[], bound: number, what: string): void {
   expectAboveOverSeeds(xs.map((x) => -x), -bound, `${what} (negated)`);
 }
+
+/**
+ * A claim that does not hold, kept as its measured number: the mean and the 95% half-width over
+ * the seeds, to 3 decimals, equal the measured ones, so a change in either direction (or a crash)
+ * fails. Returns the interval for the assertion that says why it is a miss.
+ */
+export function expectMeasuredOverSeeds(xs: readonly number[], measured: { mean: number; half: number }, what: string): ReturnType<typeof meanCi95> {
+  const c = meanCi95(xs);
+  const msg = `${what}: ${describeOverSeeds(xs)}; measured ${measured.mean} ± ${measured.half}`;
+  expect(round3(c.mean), msg).toBe(measured.mean);
+  expect(round3(c.half as number), msg).toBe(measured.half);
+  return c;
+}
+
+/** x to 3 decimals, as the docs print it (toFixed's rounding; -0 read as 0). */
+export const round3 = (x: number): number => +x.toFixed(3) + 0;

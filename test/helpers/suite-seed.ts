@@ -6,10 +6,20 @@
 // scheduler's equivalence with the simulator under a time budget with a fresh seed.
 import fc from "fast-check";
 
-const SUITE_SEED = 20261126;
+/** The suite's fixed seed (also what tests that start a fuzzer in a child process pass to it). */
+export const SUITE_SEED = 20261126;
 const chosen = process.env.FAIRSCHED_FC_SEED ?? String(SUITE_SEED);
 if (chosen !== "random") {
   const seed = Number(chosen);
   if (!Number.isSafeInteger(seed)) throw new Error(`FAIRSCHED_FC_SEED must be an integer or 'random' (got '${chosen}')`);
   fc.configureGlobal({ seed });
+}
+
+/** The seed this run's properties start from: the fixed one, FAIRSCHED_FC_SEED's, or a fresh one (printed) with 'random'. */
+export function suiteSeed(): number {
+  const seed = fc.readConfigureGlobal().seed;
+  if (seed !== undefined) return seed;
+  const fresh = (Math.random() * 2 ** 31) | 0;
+  console.log(`[suite seed] FAIRSCHED_FC_SEED=random: this file's fuzzer runs from seed ${fresh}`);
+  return fresh;
 }

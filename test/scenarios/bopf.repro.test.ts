@@ -1,9 +1,8 @@
 // The paper's headline shapes (docs/reproduction.md#headline-results) on a reduced `bopf` sweep, and the multi-LQ classes.
 import { describe, expect, it } from "vitest";
 import { getScenario } from "../../src/scenarios/index.js";
-import { bopfMultiLqScenario } from "../../src/scenarios/bopf-multi-lq.js";
 import { backends } from "../helpers/engines.js";
-import { expectAboveOverSeeds, expectBelowOverSeeds } from "../helpers/over-seeds.js";
+import { expectAboveOverSeeds, expectBelowOverSeeds, expectMeasuredOverSeeds } from "../helpers/over-seeds.js";
 
 const engine = backends[0][1]();
 
@@ -34,12 +33,14 @@ describe("BoPF scenarios over seeds 1-10", () => {
     expectAboveOverSeeds(ratio(cell(1, big, "TQ sp"), cell(1, big, "TQ bopf")), 1.05, "8x bursts: SP's TQ avg / BoPF's");
   });
 
-  // KNOWN FAILURE (a paper magnitude under the default, work-conserving dispatch). With 8x bursts
-  // every 300 s, over seeds 1-10: SP's TQs 1.134 ± 0.032 [1.076, 1.230] times slower than DRF's:
-  // SP slows the TQs, but not by 1.2x. With the starvation guard 1.270 ± 0.033 [1.199, 1.353] (next).
-  it.fails("bopf: SP's TQs at least 1.2x slower than DRF's and BoPF's with 8x bursts", { timeout: 1_800_000 }, () => {
-    expectAboveOverSeeds(ratio(cell(1, 1, "TQ sp"), cell(1, 1, "TQ drf")), 1.2, "8x bursts: SP's TQ avg / DRF's");
-    expectAboveOverSeeds(ratio(cell(1, 1, "TQ sp"), cell(1, 1, "TQ bopf")), 1.2, "8x bursts: SP's TQ avg / BoPF's");
+  // Not a paper magnitude under the default, work-conserving dispatch: SP slows the TQs with 8x
+  // bursts every 300 s, but not by 1.2x (docs/reproduction-bopf.md, "The paper's shape over
+  // seeds"; with the starvation guard it does, next test). Seeds 1-10.
+  it("measured miss: with 8x bursts SP's TQs are 1.134 ± 0.032 times DRF's and as many times BoPF's (the paper: at least 1.2x)", { timeout: 1_800_000 }, () => {
+    const drf = expectMeasuredOverSeeds(ratio(cell(1, 1, "TQ sp"), cell(1, 1, "TQ drf")), { mean: 1.134, half: 0.032 }, "8x bursts: SP's TQ avg / DRF's");
+    const bopf = expectMeasuredOverSeeds(ratio(cell(1, 1, "TQ sp"), cell(1, 1, "TQ bopf")), { mean: 1.134, half: 0.032 }, "8x bursts: SP's TQ avg / BoPF's");
+    expect(drf.lo as number).toBeLessThan(1.2);
+    expect(bopf.lo as number).toBeLessThan(1.2);
   });
 
   it("bopf, starvation guard: SP's TQs at least 1.2x slower than DRF's and BoPF's with 8x bursts", { timeout: 1_800_000 }, () => {
@@ -47,25 +48,18 @@ describe("BoPF scenarios over seeds 1-10", () => {
     expectAboveOverSeeds(ratio(cell(1, 1, "TQ sp", 1), cell(1, 1, "TQ bopf", 1)), 1.2, "8x bursts: SP's TQ avg / BoPF's");
   });
 
-  // KNOWN FAILURE (the paper's factors, Tables 3-4, under the default, work-conserving dispatch):
-  // over seeds 1-10 1.779 ± 0.186 [1.362, 2.227] at 8 TQs and 2.943 ± 0.307 at 16: not by a margin.
-  // With the starvation guard 2.520 ± 0.256 [1.945, 3.076] and 5.095 ± 0.197 [4.804, 5.742] (next).
-  it.fails("bopf: the paper's factor of improvement over DRF (8 TQs > 1.8x, 16 TQs > 3x) with the default dispatch", { timeout: 1_800_000 }, () => {
-    expectAboveOverSeeds(cell(0, 1, "x bopf vs drf"), 1.8, "8 TQs: BoPF over DRF");
-    expectAboveOverSeeds(cell(0, 2, "x bopf vs drf"), 3, "16 TQs: BoPF over DRF");
+  // Not the paper's factors of improvement by a margin (Tables 3-4) under the default,
+  // work-conserving dispatch (docs/reproduction-bopf.md, "The paper's shape over seeds"; with
+  // the guard they hold, next test). BoPF's LQ speed-up over DRF, seeds 1-10.
+  it("measured miss: BoPF over DRF is 1.779 ± 0.186 at 8 TQs and 2.943 ± 0.307 at 16 with the default dispatch (the paper: > 1.8x and > 3x)", { timeout: 1_800_000 }, () => {
+    const c8 = expectMeasuredOverSeeds(cell(0, 1, "x bopf vs drf"), { mean: 1.779, half: 0.186 }, "8 TQs: BoPF over DRF");
+    const c16 = expectMeasuredOverSeeds(cell(0, 2, "x bopf vs drf"), { mean: 2.943, half: 0.307 }, "16 TQs: BoPF over DRF");
+    expect(c8.lo as number).toBeLessThan(1.8);
+    expect(c16.lo as number).toBeLessThan(3);
   });
 
   it("bopf, starvation guard: the paper's factor of improvement over DRF (8 TQs > 1.8x, 16 TQs > 3x)", { timeout: 1_800_000 }, () => {
     expectAboveOverSeeds(cell(0, 1, "x bopf vs drf", 1), 1.8, "8 TQs: BoPF over DRF");
     expectAboveOverSeeds(cell(0, 2, "x bopf vs drf", 1), 3, "16 TQs: BoPF over DRF");
-  });
-
-  it("bopf-multi-lq: three LQs land hard, soft, elastic with the deciding condition", () => {
-    const r = bopfMultiLqScenario.run({ seed: 1, engine, policies: ["bopf", "nbopf"], params: { horizon: 400, tqJobs: 3 } });
-    const adm = r.tables[0];
-    expect(adm.rows.map((x) => [x[0], x[1], x[2]])).toEqual([
-      ["LQ0", "hard", "all-held"], ["LQ1", "soft", "resource"], ["LQ2", "elastic", "fairness"], ["TQ0", "elastic", "all-held"],
-    ]);
-    expect(r.tables[1].rows[1][1]).toBe("elastic"); // N-BoPF: LQ1 has no soft class
   });
 });

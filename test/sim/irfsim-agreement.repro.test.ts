@@ -156,15 +156,16 @@ describe("IRFsim agreement (per-LQ average completion time, same jobs)", () => {
     expect(lq0(deadline) / irf - 1).toBeGreaterThan(0.1); // 12.9% with the shared dispatch, over 15% with the old one
   });
 
-  // The claim of issue 19 item 3. KNOWN FAILURE: one of 16 misses, N-BoPF's LQ-0 in Fig. 10
-  // (+6.9%: its burst at 500 s finishes in 55 s here, 40 s in IRFsim). Cause: IRFsim's online DRF
-  // compares dominant shares rounded to 0.01 at the start of each scheduling call
-  // (Resources.divideVector); from the first decision that rounding changes (t = 155 s) the
-  // elastic queues' histories drift apart, and LQ-0 meets a fuller cluster at 500 s. With that
-  // rounding (next test) all 16 are within 1%: the miss is arithmetic, not model
-  // (docs/reproduction-bopf.md, "After the priority tiers").
-  it.fails("every per-LQ average within 5% of IRFsim's", { timeout: 1_800_000 }, async () => {
-    for (const g of await gaps()) expect(Math.abs(g.gap), `${g.setup} ${g.policy} ${g.queue}`).toBeLessThanOrEqual(0.05);
+  // The claim "every per-LQ average within 5% of IRFsim's" misses once in 16, N-BoPF's LQ-0 in
+  // Fig. 10 (its burst at 500 s finishes in 55 s here, 40 s in IRFsim): IRFsim's online DRF
+  // compares dominant shares rounded to 0.01, and from the first decision that rounding changes
+  // (t = 155 s) the elastic queues' histories drift apart. With that rounding (next test) all 16
+  // are within 1%: the miss is arithmetic, not model (docs/reproduction-bopf.md, "After the
+  // priority tiers").
+  it("measured miss: 15 of 16 per-LQ averages within 5% of IRFsim's; N-BoPF's LQ-0 in Fig. 10 is +6.9%", { timeout: 1_800_000 }, async () => {
+    const misses = (await gaps()).filter((g) => Math.abs(g.gap) > 0.05);
+    expect(misses.map((g) => `${g.setup} ${g.policy} ${g.queue}`)).toEqual(["fig10 nbopf bursty0"]);
+    expect(misses[0].gap, `measured ${misses[0].gap}`).toBeCloseTo(MEASURED_MISS, 3);
   });
 
   // The miss above is IRFsim's arithmetic, not its model: with its share rounding (shareDecimals:
@@ -193,12 +194,15 @@ describe("IRFsim agreement (per-LQ average completion time, same jobs)", () => {
     expect(within(all)).toBeGreaterThanOrEqual(within(await gaps()));
   });
 
-  // KNOWN FAILURE: with the starvation guard Fig. 10's LQ-0 averages 46.6 s under N-BoPF and under
-  // BoPF (a tie: one N-BoPF burst 1 s slower than without the guard, 46.4 s; IRFsim 43.4 s and
-  // 46.6 s), so the paper's "N-BoPF best for LQ-0" is not strict with the guard.
-  it.fails("Fig. 11 with the starvation guard (ours): N-BoPF best for LQ-0", { timeout: 1_800_000 }, async () => {
+  // With the starvation guard the paper's "N-BoPF best for LQ-0" (Fig. 11) is not strict: Fig. 10's
+  // LQ-0 averages the same under N-BoPF and BoPF (one N-BoPF burst 1 s slower than without the
+  // guard; docs/reproduction-bopf.md, "The starvation guard").
+  it("measured miss, starvation guard (ours): Fig. 10's LQ-0 averages 46.6 s under N-BoPF and under BoPF, a tie", { timeout: 1_800_000 }, async () => {
     const lq0 = (policy: string) => guardedGaps().then((all) => all.find((x) => x.setup === "fig10" && x.policy === policy && x.queue === "bursty0")!.ours);
-    expect(await lq0("nbopf")).toBeLessThan(await lq0("bopf"));
+    const nbopf = await lq0("nbopf"), bopf = await lq0("bopf");
+    expect(nbopf, `N-BoPF ${nbopf}`).toBeCloseTo(GUARDED_LQ0.nbopf, 2);
+    expect(bopf, `BoPF ${bopf}`).toBeCloseTo(GUARDED_LQ0.bopf, 2);
+    expect(nbopf).toBeGreaterThanOrEqual(bopf);
   });
 });
 
@@ -207,3 +211,9 @@ const GUARDED_GAP = 0.08;
 
 /** The largest |gap| measured on these fixtures with today's dispatch, rounded up (docs/reproduction-bopf.md). */
 const MEASURED_GAP = 0.07; // largest measured: fig10 nbopf bursty0, +6.9% (SP's +10.9% closed by its priority tiers)
+
+/** The one per-LQ average beyond 5% without the guard, measured: fig10 nbopf bursty0. */
+const MEASURED_MISS = 0.0691; // 0.06912: (ours - IRFsim) / IRFsim
+
+/** Fig. 10's LQ-0 average with the starvation guard (ours, s from arrival), measured. */
+const GUARDED_LQ0 = { nbopf: 46.6, bopf: 46.6 };
