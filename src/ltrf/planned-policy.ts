@@ -26,6 +26,7 @@
 // point plans over the queues with an active job only (H-LTRF: every queue, its groups sum them).
 import type { Engine } from "../engine/engine.js";
 import type { ClusterState, Policy, PolicyContext, SimEvent } from "../policy/policy.js";
+import type { QueueSpec } from "../policy/model.js";
 import { FairnessTracker } from "./fairness.js";
 import { UsageLedger } from "./ledger.js";
 import { parseLtrfOptions, shareParam, type LtrfPolicyOptions } from "./options.js";
@@ -35,6 +36,12 @@ import { byQueueName, stateArray, stateByQueue, stateNumber, stateObject, stateS
 
 /** Fairness samples (Psi, Omega, rho per queue) at most in one run: memory stays in tens of MB. */
 export const MAX_FAIRNESS_SAMPLES = 2 ** 20;
+
+/**
+ * Queues at most: a scheduling point plans over every queue with an active job (H-LTRF: every
+ * queue), O(N) with N past 10^5 costing tens of ms per point (docs/performance.md, "Live LTRF").
+ */
+export const MAX_LTRF_QUEUES = 2 ** 17;
 
 /** One queue's part of an exported state. */
 interface QueuePart {
@@ -113,6 +120,37 @@ export abstract class PlannedPolicy implements Policy {
     this.opts = parseLtrfOptions(options);
   }
 
+  /**
+   * Queue `spec` joins last as a newcomer (Policy.appendQueue; the live scheduler's addQueue):
+   * what a rebuild would give (integral 0, its quantum node created last under its groups), in
+   * amortised O(1). A run that reports fairness takes its queues at init only.
+   */
+  protected appendLeaf(spec: QueueSpec): void {
+    const i = this.n;
+    if (i + 1 > MAX_LTRF_QUEUES) throw new InputError("name", `${this.name} takes at most ${MAX_LTRF_QUEUES} queues: a scheduling point costs O(queues)`);
+    if (this.fairness) throw new InputError("name", "a run that reports fairness takes its queues at init");
+    const min = shareParam(spec.params, "minShare", i) ?? 0, max = shareParam(spec.params, "maxShare", i) ?? 1;
+    const node = this.quantum.leafQueue(spec.path ?? [], spec.name); // checks the path's names
+    this.weights = appended(this.weights, spec.weight ?? 1);
+    this.minShare = appended(this.minShare, min);
+    this.maxShare = appended(this.maxShare, max);
+    this.ledger.append();
+    this.names.push(spec.name);
+    this.queuePath.push([...(spec.path ?? [])]);
+    this.queueNode.push(node);
+    this.running.push([]);
+    this.jobs.push(new Map());
+    if (i >= this.activeAt.length) {
+      const at = new Int32Array(2 * i + 16).fill(-1);
+      at.set(this.activeAt);
+      this.activeAt = at;
+      const mark = new Uint8Array(2 * i + 16);
+      mark.set(this.staleMark);
+      this.staleMark = mark;
+    }
+    this.n = i + 1;
+  }
+
   /** Decides in.count (tasks per queue) for one scheduling point. */
   protected abstract decide(p: PlanInput): void;
   /** The usage a queue is ranked by, U_i (before this point's starts). */
@@ -126,6 +164,7 @@ export abstract class PlannedPolicy implements Policy {
 
   init(ctx: PolicyContext): void {
     const w = ctx.workload;
+    if (w.queues.length > MAX_LTRF_QUEUES) throw new InputError("queues", `${this.name} takes at most ${MAX_LTRF_QUEUES} queues (got ${w.queues.length}): a scheduling point costs O(queues)`);
     this.engine = ctx.engine;
     this.n = w.queues.length;
     this.k = w.capacity.length;
@@ -477,6 +516,20 @@ export abstract class PlannedPolicy implements Policy {
     this.quantum.taskStarted(node, id, state.time);
     this.running[q].push({ id, job, dom: this.dom(task), start: state.time, q: this.quantum.quantum(node) });
   }
+}
+
+/** `a` with one more value, a view of a buffer that grows by doubling (amortised O(1)). */
+function appended(a: Float64Array, v: number): Float64Array {
+  const n = a.length;
+  if ((n + 1) * 8 <= a.buffer.byteLength - a.byteOffset) {
+    const b = new Float64Array(a.buffer, a.byteOffset, n + 1);
+    b[n] = v;
+    return b;
+  }
+  const b = new Float64Array(Math.max(16, 2 * n));
+  b.set(a);
+  b[n] = v;
+  return b.subarray(0, n + 1);
 }
 
 /** Runs the min-share phase and then the rest through engine.ltrf (flat LTRF and MLRF). */

@@ -7,10 +7,11 @@
 //         now, charging dom per started task, i.e. task-level weighted DRF.
 // Min/max shares come from QueueSpec.params.minShare / maxShare, weights from QueueSpec.weight.
 import type { ClusterState, PolicyFactory } from "../policy/policy.js";
+import type { QueueSpec } from "../policy/model.js";
 import { PlannedPolicy, decideFlat, type PlanInput } from "../ltrf/planned-policy.js";
 
-export class LtrfPolicy extends PlannedPolicy {
-  readonly name: string = "ltrf";
+/** LTRF's ranking and charge over the ledger (ltrf and h-ltrf). */
+export abstract class LtrfRanking extends PlannedPolicy {
   protected decide(p: PlanInput): void {
     decideFlat(this.engine, p, this.opts.blocking);
   }
@@ -19,6 +20,14 @@ export class LtrfPolicy extends PlannedPolicy {
   }
   protected charge(taskDom: number, quantum: number): number {
     return taskDom * quantum;
+  }
+}
+
+export class LtrfPolicy extends LtrfRanking {
+  readonly name: string = "ltrf";
+  /** The live scheduler's addQueue without a rebuild (flat LTRF and MLRF; H-LTRF rebuilds its tree). */
+  appendQueue(spec: QueueSpec): void {
+    this.appendLeaf(spec);
   }
 }
 
