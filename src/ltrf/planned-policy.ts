@@ -32,6 +32,7 @@ import { UsageLedger } from "./ledger.js";
 import { parseLtrfOptions, shareParam, type LtrfPolicyOptions } from "./options.js";
 import { QuantumUpdater, type QuantumKey } from "./quantum.js";
 import { InputError, describeValue } from "../errors.js";
+import { appended, type PlanInput } from "./plan-input.js";
 import { byQueueName, stateArray, stateByQueue, stateNumber, stateObject, stateString } from "../policy/state-check.js";
 
 /** Fairness samples (Psi, Omega, rho per queue) at most in one run: memory stays in tens of MB. */
@@ -65,23 +66,6 @@ interface RunningTask {
   q: number;
 }
 
-/** What plan() gets: per queue its next task, how many may start, its ledger and per-task charge. */
-export interface PlanInput {
-  time: number;
-  free: Float64Array;
-  tasks: Float64Array;
-  pending: Float64Array;
-  /** Tasks to start first to reach the queue's min share (a subset of pending). */
-  minPending: Float64Array;
-  usage: Float64Array;
-  increments: Float64Array;
-  weights: Float64Array;
-  count: Float64Array;
-  /** The counts as decided (count is consumed as tasks start). */
-  planned: Float64Array;
-  /** The queue of each row (rows are queues in index order: all of them, or those with an active job). */
-  queues: Int32Array;
-}
 
 export abstract class PlannedPolicy implements Policy {
   abstract readonly name: string;
@@ -516,35 +500,4 @@ export abstract class PlannedPolicy implements Policy {
     this.quantum.taskStarted(node, id, state.time);
     this.running[q].push({ id, job, dom: this.dom(task), start: state.time, q: this.quantum.quantum(node) });
   }
-}
-
-/** `a` with one more value, a view of a buffer that grows by doubling (amortised O(1)). */
-function appended(a: Float64Array, v: number): Float64Array {
-  const n = a.length;
-  if ((n + 1) * 8 <= a.buffer.byteLength - a.byteOffset) {
-    const b = new Float64Array(a.buffer, a.byteOffset, n + 1);
-    b[n] = v;
-    return b;
-  }
-  const b = new Float64Array(Math.max(16, 2 * n));
-  b.set(a);
-  b[n] = v;
-  return b.subarray(0, n + 1);
-}
-
-/** Runs the min-share phase and then the rest through engine.ltrf (flat LTRF and MLRF). */
-export function decideFlat(engine: Engine, p: PlanInput, blocking: boolean): void {
-  const n = p.count.length;
-  let free: Float64Array = p.free;
-  let usage: Float64Array = p.usage;
-  const given = new Float64Array(n);
-  if (p.minPending.some((m) => m > 0)) {
-    const r = engine.ltrf({ free, tasks: p.tasks, pending: p.minPending, usage, weights: p.weights, increments: p.increments, blocking });
-    given.set(r.count);
-    free = r.free;
-    usage = r.usage;
-  }
-  const rest = Float64Array.from(p.pending, (x, i) => x - given[i]);
-  const r = engine.ltrf({ free, tasks: p.tasks, pending: rest, usage, weights: p.weights, increments: p.increments, blocking });
-  for (let i = 0; i < n; i++) p.count[i] = given[i] + r.count[i];
 }

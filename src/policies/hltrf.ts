@@ -7,7 +7,7 @@ import type { PolicyContext, PolicyFactory } from "../policy/policy.js";
 import { HLtrf } from "../ltrf/hltrf.js";
 import { buildTree } from "../ltrf/tree.js";
 import { LtrfRanking } from "./ltrf.js";
-import type { PlanInput } from "../ltrf/planned-policy.js";
+import type { PlanInput } from "../ltrf/plan-input.js";
 import { InputError, describeValue } from "../errors.js";
 import { byQueueName, stateByQueue, stateNumber, stateObject } from "../policy/state-check.js";
 

@@ -8,7 +8,8 @@
 // Min/max shares come from QueueSpec.params.minShare / maxShare, weights from QueueSpec.weight.
 import type { ClusterState, PolicyFactory } from "../policy/policy.js";
 import type { QueueSpec } from "../policy/model.js";
-import { PlannedPolicy, decideFlat, type PlanInput } from "../ltrf/planned-policy.js";
+import { PlannedPolicy } from "../ltrf/planned-policy.js";
+import { decideFlat, type PlanInput } from "../ltrf/plan-input.js";
 
 /** LTRF's ranking and charge over the ledger (ltrf and h-ltrf). */
 export abstract class LtrfRanking extends PlannedPolicy {
