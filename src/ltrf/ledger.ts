@@ -13,20 +13,21 @@
 import { InputError, describeValue } from "../errors.js";
 
 export class UsageLedger {
-  readonly usage: Float64Array;
+  /** Per queue (a view of the first N entries of a buffer that grows by doubling: append). */
+  usage: Float64Array;
   readonly window: number;
   /** Start of the current round. */
   roundStart = 0;
   /** Rounds completed so far. */
   resets = 0;
   private last = 0;
-  private readonly rate: Float64Array;
+  private rate: Float64Array;
   /** Queues with a rate > 0, and each one's place there (-1: none). */
   private readonly accruing: number[] = [];
-  private readonly accruingAt: Int32Array;
+  private accruingAt: Int32Array;
   /** Queues whose usage may be > 0 in this round (a superset of accruing), flagged in `held`. */
   private heldList: number[] = [];
-  private readonly held: Uint8Array;
+  private held: Uint8Array;
 
   constructor(n: number, window = Infinity) {
     if (!(window > 0) || Number.isNaN(window)) throw new InputError("window", `must be a number > 0 or Infinity (got ${describeValue(window)})`);
@@ -51,6 +52,23 @@ export class UsageLedger {
     }
     this.add(t - this.last);
     this.last = t;
+  }
+
+  /** One more queue, last, with no usage: amortised O(1). */
+  append(): void {
+    const n = this.usage.length;
+    if (n === this.rate.length) {
+      const size = Math.max(16, 2 * n);
+      const grow = <T extends Float64Array | Int32Array | Uint8Array>(a: T, fill = 0): T => { const b = new (a.constructor as new (k: number) => T)(size); b.fill(fill); b.set(a); return b; };
+      const usage = new Float64Array(size);
+      usage.set(this.usage);
+      this.rate = grow(this.rate);
+      this.accruingAt = grow(this.accruingAt, -1);
+      this.held = grow(this.held);
+      this.usage = usage.subarray(0, n + 1);
+    } else {
+      this.usage = new Float64Array(this.usage.buffer, 0, n + 1);
+    }
   }
 
   /** From now on queue i accrues `rate` (its dominant share) per unit time. */

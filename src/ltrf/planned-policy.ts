@@ -27,15 +27,23 @@
 import type { Engine } from "../engine/engine.js";
 import { exceeds } from "../dispatch/fit.js";
 import type { ClusterState, Policy, PolicyContext, SimEvent } from "../policy/policy.js";
+import type { QueueSpec } from "../policy/model.js";
 import { FairnessTracker } from "./fairness.js";
 import { UsageLedger } from "./ledger.js";
 import { parseLtrfOptions, shareParam, type LtrfPolicyOptions } from "./options.js";
 import { QuantumUpdater, type QuantumKey } from "./quantum.js";
 import { InputError, describeValue } from "../errors.js";
+import { appended, type PlanInput } from "./plan-input.js";
 import { byQueueName, stateArray, stateByQueue, stateNumber, stateObject, stateString } from "../policy/state-check.js";
 
 /** Fairness samples (Psi, Omega, rho per queue) at most in one run: memory stays in tens of MB. */
 export const MAX_FAIRNESS_SAMPLES = 2 ** 20;
+
+/**
+ * Queues at most: a scheduling point plans over every queue with an active job (H-LTRF: every
+ * queue), O(N) with N past 10^5 costing tens of ms per point (docs/performance.md, "Live LTRF").
+ */
+export const MAX_LTRF_QUEUES = 2 ** 17;
 
 /** One queue's part of an exported state. */
 interface QueuePart {
@@ -59,23 +67,6 @@ interface RunningTask {
   q: number;
 }
 
-/** What plan() gets: per queue its next task, how many may start, its ledger and per-task charge. */
-export interface PlanInput {
-  time: number;
-  free: Float64Array;
-  tasks: Float64Array;
-  pending: Float64Array;
-  /** Tasks to start first to reach the queue's min share (a subset of pending). */
-  minPending: Float64Array;
-  usage: Float64Array;
-  increments: Float64Array;
-  weights: Float64Array;
-  count: Float64Array;
-  /** The counts as decided (count is consumed as tasks start). */
-  planned: Float64Array;
-  /** The queue of each row (rows are queues in index order: all of them, or those with an active job). */
-  queues: Int32Array;
-}
 
 export abstract class PlannedPolicy implements Policy {
   abstract readonly name: string;
@@ -114,6 +105,37 @@ export abstract class PlannedPolicy implements Policy {
     this.opts = parseLtrfOptions(options);
   }
 
+  /**
+   * Queue `spec` joins last as a newcomer (Policy.appendQueue; the live scheduler's addQueue):
+   * what a rebuild would give (integral 0, its quantum node created last under its groups), in
+   * amortised O(1). A run that reports fairness takes its queues at init only.
+   */
+  protected appendLeaf(spec: QueueSpec): void {
+    const i = this.n;
+    if (i + 1 > MAX_LTRF_QUEUES) throw new InputError("name", `${this.name} takes at most ${MAX_LTRF_QUEUES} queues: a scheduling point costs O(queues)`);
+    if (this.fairness) throw new InputError("name", "a run that reports fairness takes its queues at init");
+    const min = shareParam(spec.params, "minShare", i) ?? 0, max = shareParam(spec.params, "maxShare", i) ?? 1;
+    const node = this.quantum.leafQueue(spec.path ?? [], spec.name); // checks the path's names
+    this.weights = appended(this.weights, spec.weight ?? 1);
+    this.minShare = appended(this.minShare, min);
+    this.maxShare = appended(this.maxShare, max);
+    this.ledger.append();
+    this.names.push(spec.name);
+    this.queuePath.push([...(spec.path ?? [])]);
+    this.queueNode.push(node);
+    this.running.push([]);
+    this.jobs.push(new Map());
+    if (i >= this.activeAt.length) {
+      const at = new Int32Array(2 * i + 16).fill(-1);
+      at.set(this.activeAt);
+      this.activeAt = at;
+      const mark = new Uint8Array(2 * i + 16);
+      mark.set(this.staleMark);
+      this.staleMark = mark;
+    }
+    this.n = i + 1;
+  }
+
   /** Decides in.count (tasks per queue) for one scheduling point. */
   protected abstract decide(p: PlanInput): void;
   /** The usage a queue is ranked by, U_i (before this point's starts). */
@@ -127,6 +149,7 @@ export abstract class PlannedPolicy implements Policy {
 
   init(ctx: PolicyContext): void {
     const w = ctx.workload;
+    if (w.queues.length > MAX_LTRF_QUEUES) throw new InputError("queues", `${this.name} takes at most ${MAX_LTRF_QUEUES} queues (got ${w.queues.length}): a scheduling point costs O(queues)`);
     this.engine = ctx.engine;
     this.n = w.queues.length;
     this.k = w.capacity.length;
@@ -484,21 +507,4 @@ export abstract class PlannedPolicy implements Policy {
     this.quantum.taskStarted(node, id, state.time);
     this.running[q].push({ id, job, dom: this.dom(task), start: state.time, q: this.quantum.quantum(node) });
   }
-}
-
-/** Runs the min-share phase and then the rest through engine.ltrf (flat LTRF and MLRF). */
-export function decideFlat(engine: Engine, p: PlanInput, blocking: boolean): void {
-  const n = p.count.length;
-  let free: Float64Array = p.free;
-  let usage: Float64Array = p.usage;
-  const given = new Float64Array(n);
-  if (p.minPending.some((m) => m > 0)) {
-    const r = engine.ltrf({ free, tasks: p.tasks, pending: p.minPending, usage, weights: p.weights, increments: p.increments, blocking });
-    given.set(r.count);
-    free = r.free;
-    usage = r.usage;
-  }
-  const rest = Float64Array.from(p.pending, (x, i) => x - given[i]);
-  const r = engine.ltrf({ free, tasks: p.tasks, pending: rest, usage, weights: p.weights, increments: p.increments, blocking });
-  for (let i = 0; i < n; i++) p.count[i] = given[i] + r.count[i];
 }

@@ -6,13 +6,13 @@
 import type { PolicyContext, PolicyFactory } from "../policy/policy.js";
 import { HLtrf } from "../ltrf/hltrf.js";
 import { buildTree } from "../ltrf/tree.js";
-import { LtrfPolicy } from "./ltrf.js";
-import type { PlanInput } from "../ltrf/planned-policy.js";
+import { LtrfRanking } from "./ltrf.js";
+import type { PlanInput } from "../ltrf/plan-input.js";
 import { InputError, describeValue } from "../errors.js";
 import { byQueueName, stateByQueue, stateNumber, stateObject } from "../policy/state-check.js";
 
-export class HLtrfPolicy extends LtrfPolicy {
-  override readonly name: string = "h-ltrf";
+export class HLtrfPolicy extends LtrfRanking {
+  readonly name: string = "h-ltrf";
   private h!: HLtrf;
   override init(ctx: PolicyContext): void {
     super.init(ctx);

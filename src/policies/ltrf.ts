@@ -7,10 +7,12 @@
 //         now, charging dom per started task, i.e. task-level weighted DRF.
 // Min/max shares come from QueueSpec.params.minShare / maxShare, weights from QueueSpec.weight.
 import type { ClusterState, PolicyFactory } from "../policy/policy.js";
-import { PlannedPolicy, decideFlat, type PlanInput } from "../ltrf/planned-policy.js";
+import type { QueueSpec } from "../policy/model.js";
+import { PlannedPolicy } from "../ltrf/planned-policy.js";
+import { decideFlat, type PlanInput } from "../ltrf/plan-input.js";
 
-export class LtrfPolicy extends PlannedPolicy {
-  readonly name: string = "ltrf";
+/** LTRF's ranking and charge over the ledger (ltrf and h-ltrf). */
+export abstract class LtrfRanking extends PlannedPolicy {
   /** Min and max shares are part of LTRF's ranking (docs/policies/ltrf.md). */
   readonly ownShareRules = true;
   protected decide(p: PlanInput): void {
@@ -21,6 +23,14 @@ export class LtrfPolicy extends PlannedPolicy {
   }
   protected charge(taskDom: number, quantum: number): number {
     return taskDom * quantum;
+  }
+}
+
+export class LtrfPolicy extends LtrfRanking {
+  readonly name: string = "ltrf";
+  /** The live scheduler's addQueue without a rebuild (flat LTRF and MLRF; H-LTRF rebuilds its tree). */
+  appendQueue(spec: QueueSpec): void {
+    this.appendLeaf(spec);
   }
 }
 
