@@ -77,6 +77,7 @@ export abstract class PlannedPolicy implements Policy {
   private queueNode!: number[];
   private queuePath!: string[][];
   protected names: string[] = [];
+  /** Job -> its quantum-tree node, keyed per queue (appKey): two queues may name a job alike. */
   private readonly appNode = new Map<string, number>();
   private running!: RunningTask[][];
   private jobs!: Array<Array<{ id: string; arrival: number }>>;
@@ -120,7 +121,7 @@ export abstract class PlannedPolicy implements Policy {
     this.observe(state);
     if (ev.type === "arrival") {
       this.jobs[ev.queue].push({ id: ev.job, arrival: ev.time });
-      this.appNode.set(ev.job, this.quantum.app(this.queuePath[ev.queue], ev.job));
+      this.appNode.set(appKey(ev.queue, ev.job), this.quantum.app(this.queuePath[ev.queue], ev.job));
     } else if (ev.type === "taskEnd") {
       const list = this.running[ev.queue];
       const at = list.findIndex((r) => r.job === ev.job);
@@ -260,7 +261,7 @@ export abstract class PlannedPolicy implements Policy {
       this.jobs[i] = q ? q.jobs : [];
       this.running[i] = [];
       if (!q) return;
-      for (const j of q.jobs) this.appNode.set(j.id, quantum.app(this.queuePath[i], j.id));
+      for (const j of q.jobs) this.appNode.set(appKey(i, j.id), quantum.app(this.queuePath[i], j.id));
       for (const r of q.running) {
         const id = `${i}#r${restored++}`;
         quantum.restoreRunning(quantum.nodeAt(r.node), id, r.start, r.q);
@@ -300,7 +301,7 @@ export abstract class PlannedPolicy implements Policy {
   /** The quantum of the job whose task queue i would start next. */
   protected headQuantum(state: ClusterState, i: number): number {
     const job = this.headJob(state, i);
-    const node = job !== null ? this.appNode.get(job) : undefined;
+    const node = job !== null ? this.appNode.get(appKey(i, job)) : undefined;
     return this.quantum.quantum(node ?? this.queueNode[i]);
   }
 
@@ -391,7 +392,7 @@ export abstract class PlannedPolicy implements Policy {
   private recordStart(state: ClusterState, q: number, task: Float64Array): void {
     const job = this.headJob(state, q) ?? "?";
     const id = `${q}#${this.seq++}`;
-    const node = this.appNode.get(job) ?? this.queueNode[q];
+    const node = this.appNode.get(appKey(q, job)) ?? this.queueNode[q];
     this.quantum.taskStarted(node, id, state.time);
     this.running[q].push({ id, job, dom: this.dom(task), start: state.time, q: this.quantum.quantum(node) });
   }
@@ -412,4 +413,9 @@ export function decideFlat(engine: Engine, p: PlanInput, blocking: boolean): voi
   const rest = Float64Array.from(p.pending, (x, i) => x - given[i]);
   const r = engine.ltrf({ free, tasks: p.tasks, pending: rest, usage, weights: p.weights, increments: p.increments, blocking });
   for (let i = 0; i < n; i++) p.count[i] = given[i] + r.count[i];
+}
+
+/** The appNode key of job `job` of queue `queue` (the index first: a job name may hold any character). */
+function appKey(queue: number, job: string): string {
+  return `${queue}:${job}`;
 }
