@@ -6,7 +6,7 @@ import { InputError, describeValue } from "../errors.js";
 import type { QueueSpec } from "../policy/model.js";
 import type { PolicyState } from "../policy/policy.js";
 import { exceeds } from "../dispatch/fit.js";
-import { checkVector, eachIndex, finiteNonNeg, plainJson, queueSpec, specOptions } from "./validate.js";
+import { checkDemandScale, checkVector, eachIndex, finiteNonNeg, plainJson, queueSpec, specOptions } from "./validate.js";
 
 export const SNAPSHOT_VERSION = 3;
 /** Largest task handle a snapshot may hold (2^24 - 1: a restore takes every slot up to it). */
@@ -155,7 +155,7 @@ function checkTask(s: SchedulerSnapshot, t: SnapshotTask, tf: string, ids: Set<s
   // a restore allocates every slot up to the largest handle: bounded by MAX_HANDLE
   if (s.handles === true && !(/^(0|[1-9][0-9]{0,7})$/.test(t.id) && Number(t.id) <= MAX_HANDLE)) throw new InputError(`${tf}.id`, `expected a task handle (a decimal integer 0..${MAX_HANDLE}) in a snapshot of handles, got ${describeValue(t.id)}`);
   const d = checkVector(`${tf}.demand`, t.demand, s.capacity.length);
-  for (let r = 0; r < s.capacity.length; r++) if (exceeds(0, d[r], s.capacity[r])) throw new InputError(`${tf}.demand[${r}]`, `${d[r]} exceeds the capacity ${s.capacity[r]}: the task can never fit`);
+  checkDemandScale(`${tf}.demand`, d, s.capacity);
   if (!finite(t.submitted)) throw new InputError(`${tf}.submitted`, `expected finite seconds, got ${describeValue(t.submitted)}`);
   notAfter(t.submitted, s.time, `${tf}.submitted`);
   if (t.estimate !== undefined && !finiteNonNeg(t.estimate)) throw new InputError(`${tf}.estimate`, `must be a finite number >= 0 (got ${describeValue(t.estimate)})`);

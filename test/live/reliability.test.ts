@@ -260,3 +260,17 @@ describe("defect 7: snapshot, JSON, restore keeps later decisions", () => {
     }
   });
 });
+
+describe("defect 5: pathological demands", () => {
+  it.each(POLICIES)("%s: a positive demand below capacity x 2^-900 is refused at submit, and shares() answers after the refusal", (policy) => {
+    // found by the attack harness (test/live/stateful.test.ts): mbvt's DRF step refused shares()
+    // naming queues[0] / demands[0] after a submit of [5e-324, 0] had been accepted
+    const s = make(policy, () => 0);
+    expectRefusedUnchanged(() => s.submit("q0", { id: "t", demand: [5e-324, 0] }), s, { field: /^task\.demand\[0\]$/, ignore: IGNORE });
+    expectRefusedUnchanged(() => s.submit("q0", { id: "t", demand: [1e-300, 10] }), s, { field: /^task\.demand\[0\]$/, ignore: IGNORE });
+    s.submit("q0", { id: "u", demand: [10 * 2 ** -900, 0] });
+    s.submit("q3", { id: "v", demand: [1, 0], burst: 0, job: "b" });
+    expect(s.shares().length).toBe(4);
+    expect(s.schedule().map((t) => t.id).sort()).toEqual(["u", "v"]);
+  });
+});
