@@ -17,8 +17,10 @@ export class FifoPolicy implements Policy {
     for (let r = 0; r < task.length; r++) if (state.used[r] + task[r] > state.capacity[r] * (1 + 1e-12)) return -1;
     return best;
   }
+  /** Its order: the arrival of its next task's job (a queue at its max share shows none: the driver's words then). */
   explain(state: ClusterState, queue: number): PolicyExplanation {
-    return { order: `FIFO: its next task's job arrived at t=${state.queues[queue].nextArrival}` };
+    const a = state.queues[queue].nextArrival;
+    return Number.isFinite(a) ? { order: `FIFO: its next task's job arrived at t=${a}` } : {};
   }
 }
 
