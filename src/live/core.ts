@@ -7,7 +7,6 @@ import type { Engine } from "../engine/engine.js";
 import { loadEngineSync } from "../engine/load.js";
 import { InputError, describeValue } from "../errors.js";
 import { Dispatcher } from "../dispatch/dispatcher.js";
-import { exceeds } from "../dispatch/fit.js";
 import type { QueueSpec } from "../policy/model.js";
 import type { Admission, PolicyActions } from "../policy/policy.js";
 import { PolicyBinding } from "./binding.js";
@@ -15,7 +14,7 @@ import { HANDLES, IDS, TaskLedger, type TaskInput } from "./ledger.js";
 import { FREE, LiveQueue, LiveState, RUNNING, WAITING } from "./live-state.js";
 import type { CheckedOptions } from "./options.js";
 import { TimerList } from "./timers.js";
-import { checkVector, finiteNonNeg } from "./validate.js";
+import { checkDemandScale, checkVector, finiteNonNeg } from "./validate.js";
 
 export class LiveCore {
   readonly k: number;
@@ -219,10 +218,7 @@ export class LiveCore {
    */
   enqueue(q: LiveQueue, queue: string, demandIn: unknown, estimate: unknown, jobIn: unknown, burst: unknown, demandField: string, p: string, id?: string): number {
     const d = checkVector(demandField, demandIn, this.k);
-    const cap = this.state.capacity;
-    for (let r = 0; r < this.k; r++) {
-      if (exceeds(0, d[r], cap[r])) throw new InputError(`${demandField}[${r}]`, `${d[r]} exceeds the capacity ${cap[r]}: the task can never fit`);
-    }
+    checkDemandScale(demandField, d, this.state.capacity);
     if (estimate !== undefined && !finiteNonNeg(estimate)) throw new InputError(`${p}estimate`, `must be a finite number >= 0 (got ${describeValue(estimate)})`);
     if (jobIn !== undefined && !(typeof jobIn === "string" && jobIn !== "")) throw new InputError(`${p}job`, `expected a non-empty string, got ${describeValue(jobIn)}`);
     if (burst !== undefined) {
@@ -311,9 +307,13 @@ export class LiveCore {
     return { queue: q.spec.name, wasRunning };
   }
 
+  /** Task s is running. */
+  isRunning(s: number): boolean {
+    return this.state.slots.state[s] === RUNNING;
+  }
+
   /** Running task s finishes now. */
-  finishSlot(s: number, field: string, what: string): void {
-    if (this.state.slots.state[s] !== RUNNING) throw new InputError(field, `${what} is not running`);
+  finishSlot(s: number): void {
     const time = this.now();
     this.begin(time);
     this.release(s, time);

@@ -52,6 +52,9 @@ export function snapshotOf(core: LiveCore): SchedulerSnapshot {
   const reserved = core.dispatcher.reservedQueue;
   if (reserved >= 0) out.reservedFor = core.state.queues[reserved].spec.name;
   out.wakeups = core.timers.all().filter((t) => t.queue === null).map((t) => t.time);
+  // every burst's end still to come, a superseded opening's too (as in the simulator, it ends the burst then)
+  const ends = core.timers.all().filter((t) => t.queue !== null).map((t) => ({ queue: t.queue!.spec.name, burst: t.burst, time: t.time }));
+  if (ends.length > 0) out.burstEnds = ends;
   return out;
 }
 
@@ -82,7 +85,8 @@ export function loadInto(core: LiveCore, s: SchedulerSnapshot): void {
     if (qs.openBurst) {
       const deadline = qs.openBurst.deadline ?? Infinity;
       q.openBurst = { ...qs.openBurst, deadline };
-      if (Number.isFinite(deadline)) core.timers.add({ time: deadline, queue: q, burst: qs.openBurst.index });
+      // a snapshot without burstEnds (before they were kept): the open burst's own end
+      if (Number.isFinite(deadline) && s.burstEnds === undefined) core.timers.add({ time: deadline, queue: q, burst: qs.openBurst.index });
     }
     const add = (r: SnapshotTask, running: boolean, started: number) => {
       const job = r.job ?? r.id;
@@ -124,6 +128,7 @@ export function loadInto(core: LiveCore, s: SchedulerSnapshot): void {
     for (const r of qs.running) add(r, true, r.started);
     for (const w of qs.waiting) add(w, false, NaN);
   }
+  for (const e of s.burstEnds ?? []) core.timers.add({ time: e.time, queue: core.byName.get(e.queue)!, burst: e.burst });
   b.stale = true;
   b.bind();
   if (s.reservedFor !== undefined) core.dispatcher.reservedQueue = core.byName.get(s.reservedFor)!.index;

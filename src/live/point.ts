@@ -77,7 +77,8 @@ export class PointRunner {
         const next = q.nextTask;
         if (q.rejected || !next) continue;
         const ratio = dominantShare(q.usage, cap) / (q.spec.params!.minShare as number);
-        if (ratio < bestRatio && fits(view, next)) { bestRatio = ratio; best = q; }
+        // ties go to the first queue in queue order (as after a restore), whatever order the list has
+        if ((ratio < bestRatio || (ratio === bestRatio && best !== null && q.index < best.index)) && fits(view, next)) { bestRatio = ratio; best = q; }
       }
       if (!best) return;
       this.start(best.index);

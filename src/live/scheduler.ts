@@ -159,13 +159,16 @@ export class Scheduler {
 
   /** A running task ends: its resources are free again. */
   finish(id: string): void {
-    this.core.finishSlot(this.core.ledger.task(id), "id", `task '${id}'`);
+    const s = this.core.ledger.task(id);
+    if (!this.core.isRunning(s)) throw new InputError("id", `task '${id}' is not running`);
+    this.core.finishSlot(s);
   }
 
   /** finish() for a handle. */
   finishHandle(handle: number): void {
     const s = this.core.ledger.handle(handle);
-    this.core.finishSlot(s, "handle", `task handle ${s}`);
+    if (!this.core.isRunning(s)) throw new InputError("handle", `task handle ${s} is not running`);
+    this.core.finishSlot(s);
   }
 
   /** Time of the next burst end or wake-up the policy asked for: call schedule() then (the simulator's scheduling point). */

@@ -6,7 +6,7 @@ import { InputError, describeValue } from "../errors.js";
 import type { QueueSpec } from "../policy/model.js";
 import type { PolicyState } from "../policy/policy.js";
 import { exceeds } from "../dispatch/fit.js";
-import { checkVector, eachIndex, finiteNonNeg, plainJson, queueSpec, specOptions } from "./validate.js";
+import { checkDemandScale, checkVector, eachIndex, finiteNonNeg, plainJson, queueSpec, specOptions } from "./validate.js";
 
 export const SNAPSHOT_VERSION = 3;
 /** Largest task handle a snapshot may hold (2^24 - 1: a restore takes every slot up to it). */
@@ -48,6 +48,11 @@ export interface SchedulerSnapshot {
   reservedFor?: string;
   /** Wake-ups the policy asked for (version 3). */
   wakeups?: number[];
+  /**
+   * The bursts' ends to come, in firing order (version 3): one per opening of a burst, an earlier
+   * opening's too. Absent: the open bursts' deadlines (snapshots made before they were kept).
+   */
+  burstEnds?: Array<{ queue: string; burst: number; time: number }>;
   /** The tasks are handle-API tasks (version 3): each id is its handle in decimal, restored as that handle. */
   handles?: boolean;
   queues: Array<{
@@ -94,6 +99,7 @@ export function checkSnapshot(snapshot: unknown): SchedulerSnapshot {
   const names = new Set<string>();
   const used = new Float64Array(k);
   eachIndex(s.queues, (q, i) => checkQueue(s, q, `snapshot.queues[${i}]`, names, ids, used));
+  if (s.burstEnds !== undefined) checkBurstEnds(s, s.burstEnds);
   if (s.reservedFor !== undefined && !(typeof s.reservedFor === "string" && names.has(s.reservedFor))) throw new InputError("snapshot.reservedFor", `expected the name of one of the snapshot's queues, got ${describeValue(s.reservedFor)}`);
   if (s.policyOptions !== undefined && (s.policyOptions === null || typeof s.policyOptions !== "object")) throw new InputError("snapshot.policyOptions", `expected an object, got ${describeValue(s.policyOptions)}`);
   return s;
@@ -149,7 +155,7 @@ function checkTask(s: SchedulerSnapshot, t: SnapshotTask, tf: string, ids: Set<s
   // a restore allocates every slot up to the largest handle: bounded by MAX_HANDLE
   if (s.handles === true && !(/^(0|[1-9][0-9]{0,7})$/.test(t.id) && Number(t.id) <= MAX_HANDLE)) throw new InputError(`${tf}.id`, `expected a task handle (a decimal integer 0..${MAX_HANDLE}) in a snapshot of handles, got ${describeValue(t.id)}`);
   const d = checkVector(`${tf}.demand`, t.demand, s.capacity.length);
-  for (let r = 0; r < s.capacity.length; r++) if (exceeds(0, d[r], s.capacity[r])) throw new InputError(`${tf}.demand[${r}]`, `${d[r]} exceeds the capacity ${s.capacity[r]}: the task can never fit`);
+  checkDemandScale(`${tf}.demand`, d, s.capacity);
   if (!finite(t.submitted)) throw new InputError(`${tf}.submitted`, `expected finite seconds, got ${describeValue(t.submitted)}`);
   notAfter(t.submitted, s.time, `${tf}.submitted`);
   if (t.estimate !== undefined && !finiteNonNeg(t.estimate)) throw new InputError(`${tf}.estimate`, `must be a finite number >= 0 (got ${describeValue(t.estimate)})`);
@@ -165,5 +171,20 @@ function checkTask(s: SchedulerSnapshot, t: SnapshotTask, tf: string, ids: Set<s
 function notAfter(t: unknown, time: number, field: string): void {
   if (!finite(t)) throw new InputError(field, `expected finite seconds, got ${describeValue(t)}`);
   if (t > time) throw new InputError(field, `${t} is after the snapshot's time ${time}`);
+}
+
+/** Checks the burst ends of a snapshot: a queue of it that reports the burst, a finite time. */
+function checkBurstEnds(s: SchedulerSnapshot, ends: unknown): void {
+  if (!Array.isArray(ends)) throw new InputError("snapshot.burstEnds", `expected an array, got ${describeValue(ends)}`);
+  if (s.version < 3) throw new InputError("snapshot.version", `burstEnds need version 3, got ${s.version}`);
+  const bursts = new Map(s.queues.map((q) => [q.name, q.spec.kind === "LQ" ? q.spec.bursts?.length ?? 0 : 0]));
+  eachIndex(ends, (e: { queue?: unknown; burst?: unknown; time?: unknown } | null, i) => {
+    const f = `snapshot.burstEnds[${i}]`;
+    if (e === null || typeof e !== "object") throw new InputError(f, `expected {queue, burst, time}, got ${describeValue(e)}`);
+    const n = typeof e.queue === "string" ? bursts.get(e.queue) : undefined;
+    if (n === undefined) throw new InputError(`${f}.queue`, `expected the name of one of the snapshot's queues, got ${describeValue(e.queue)}`);
+    if (!(Number.isInteger(e.burst) && (e.burst as number) >= 0 && (e.burst as number) < n)) throw new InputError(`${f}.burst`, `expected a burst index the queue reports (0..${n - 1}), got ${describeValue(e.burst)}`);
+    if (!finite(e.time)) throw new InputError(`${f}.time`, `expected finite seconds, got ${describeValue(e.time)}`);
+  });
 }
 

@@ -1,6 +1,7 @@
 // Input checks of the live scheduler: every one raises an InputError naming the field before
 // anything changes (docs/live-scheduler.md). The per-call checks allocate nothing.
 import { InputError, describeValue } from "../errors.js";
+import { exceeds } from "../dispatch/fit.js";
 import type { BurstSpec, QueueKind, QueueSpec } from "../policy/model.js";
 
 export const finiteNonNeg = (x: unknown): x is number => typeof x === "number" && Number.isFinite(x) && x >= 0;
@@ -16,6 +17,22 @@ export const MAX_WEIGHT = 2 ** 20;
 /** Checks a weight (InputError naming `field`). */
 export function checkWeight(field: string, w: unknown): void {
   if (!(typeof w === "number" && w >= MIN_WEIGHT && w <= MAX_WEIGHT)) throw new InputError(field, `must be a number in [2^-20, 2^20] (about 9.5e-7 to 1.05e6; got ${describeValue(w)})`);
+}
+
+/**
+ * Smallest positive demand, as a fraction of the capacity: 2^-900 (about 1.2e-271). Below it a
+ * share (demand / capacity / weight) underflows to 0 or a subnormal and the policies' share
+ * computations cannot rank the queue (docs/live-scheduler.md, "Accepted ranges").
+ */
+export const MIN_DEMAND_FRACTION = 2 ** -900;
+
+/** Checks task demands against the capacity: within it, and 0 or at least MIN_DEMAND_FRACTION of it. */
+export function checkDemandScale(field: string, d: ArrayLike<number>, capacity: ArrayLike<number>): void {
+  for (let r = 0; r < capacity.length; r++) {
+    const x = d[r], c = capacity[r];
+    if (exceeds(0, x, c)) throw new InputError(`${field}[${r}]`, `${x} exceeds the capacity ${c}: the task can never fit`);
+    if (x > 0 && x < c * MIN_DEMAND_FRACTION) throw new InputError(`${field}[${r}]`, `${x} is below capacity x 2^-900 (${c * MIN_DEMAND_FRACTION}): a share that small is beyond f64 precision; use 0 or rescale the units`);
+  }
 }
 
 /** Deepest nesting of policy options (and snapshot policy state) accepted. */

@@ -16,8 +16,10 @@ export class FifoPolicy implements Policy {
     if (best < 0) return -1;
     return fits(state, state.queues[best].nextTask!) ? best : -1;
   }
+  /** Its order: the arrival of its next task's job (a queue at its max share shows none: the driver's words then). */
   explain(state: ClusterState, queue: number): PolicyExplanation {
-    return { order: `FIFO: its next task's job arrived at t=${state.queues[queue].nextArrival}` };
+    const a = state.queues[queue].nextArrival;
+    return Number.isFinite(a) ? { order: `FIFO: its next task's job arrived at t=${a}` } : {};
   }
 }
 

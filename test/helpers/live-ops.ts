@@ -10,7 +10,8 @@ export const POLICIES = ["drf", "sp", "fifo", "bopf", "nbopf", "mbvt", "ltrf", "
 export const QUEUES = ["q0", "q1", "q2", "q3"];
 
 export type Op =
-  | { k: "submit"; q: number; x: number; y: number; job: number; burst: boolean }
+  | { k: "submit"; q: number; x: number; y: number; job: number; burst: boolean; shared?: boolean }
+  | { k: "minShare"; q: number; min: number }
   | { k: "schedule" }
   | { k: "finish"; pick: number }
   | { k: "cancel"; pick: number }
@@ -24,6 +25,17 @@ export const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ k: fc.constant("cancel" as const), pick: fc.nat(20) }) },
   { weight: 2, arbitrary: fc.record({ k: fc.constant("advance" as const), dt: fc.integer({ min: 0, max: 12 }).map((x) => x / 2) }) },
   { weight: 1, arbitrary: fc.constant({ k: "wake" as const }) },
+);
+
+/**
+ * opArb with what a restore must carry over besides: job names shared by queues (shared: true),
+ * min shares changed by updateQueue (ties between queues at equal ratios; the changed queue moves
+ * in the scheduler's lists), and more burst jobs (each reopens its burst).
+ */
+export const restoreOpArb: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 8, arbitrary: opArb },
+  { weight: 3, arbitrary: fc.record({ k: fc.constant("submit" as const), q: fc.nat(3), x: fc.integer({ min: 1, max: 5 }), y: fc.integer({ min: 0, max: 5 }), job: fc.nat(1), burst: fc.boolean(), shared: fc.constant(true) }) },
+  { weight: 1, arbitrary: fc.record({ k: fc.constant("minShare" as const), q: fc.nat(1), min: fc.constantFrom(0, 0.1, 0.2, 0.3) }) },
 );
 
 export function optionsFor(policy: string): Record<string, unknown> | undefined {

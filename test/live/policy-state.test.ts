@@ -18,7 +18,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { InputError, createScheduler, restoreScheduler } from "../../src/index.js";
 import type { Scheduler } from "../../src/live/scheduler.js";
-import { POLICIES, addOne, advanceToWakeup, engine, make, opArb, type Op } from "../helpers/live-ops.js";
+import { POLICIES, addOne, advanceToWakeup, engine, make, opArb, restoreOpArb, type Op } from "../helpers/live-ops.js";
 
 /** Runs one op on s (its running ids in `running`, its task counter in `seq`); returns what the op answered. */
 function apply(s: Scheduler, op: Op, st: { running: string[]; seq: number; bursts: number }, clock: { t: number }): unknown {
@@ -27,9 +27,11 @@ function apply(s: Scheduler, op: Op, st: { running: string[]; seq: number; burst
       const q = `q${op.q}`;
       const id = `t${st.seq++}`;
       const burst = op.q === 3 && op.burst ? Math.min(1, st.bursts++ >> 1) : undefined;
-      s.submit(q, { id, demand: [op.x, op.y], job: `${q}j${op.job}`, burst });
+      s.submit(q, { id, demand: [op.x, op.y], job: op.shared ? `shared${op.job}` : `${q}j${op.job}`, burst });
       return id;
     }
+    case "minShare":
+      return s.updateQueue(`q${op.q}`, { minShare: op.min });
     case "schedule": {
       const started = s.schedule();
       st.running.push(...started.map((t) => t.id));
@@ -65,7 +67,7 @@ function apply(s: Scheduler, op: Op, st: { running: string[]; seq: number; burst
 
 describe("live policy state", () => {
   it.each(POLICIES)("snapshot/restore (%s): after JSON, the restored scheduler makes the same decisions from then on", (policy) => {
-    fc.assert(fc.property(fc.array(opArb, { minLength: 1, maxLength: 70 }), fc.nat(69), (ops, cutAt) => {
+    fc.assert(fc.property(fc.array(restoreOpArb, { minLength: 1, maxLength: 70 }), fc.nat(69), (ops, cutAt) => {
       const cut = cutAt % ops.length;
       const clock = { t: 0 };
       const a = make(policy, () => clock.t);

@@ -7,7 +7,7 @@ import { ServeSession } from "../../src/live/protocol.js";
 import { createScheduler, restoreScheduler, type Scheduler } from "../../src/live/scheduler.js";
 import type { PolicyFactory } from "../../src/policy/policy.js";
 import { getPolicy, registerPolicy } from "../../src/sim/registry.js";
-import { POLICIES, optionsFor } from "../helpers/live-ops.js";
+import { POLICIES, make, optionsFor } from "../helpers/live-ops.js";
 import { expectRefusedUnchanged } from "../helpers/stateful.js";
 
 const engine = loadEngineSync();
@@ -213,5 +213,64 @@ describe("defect 9: validation gaps", () => {
     for (let i = 0; i < 20_000; i++) line = `{"d":${line}}`;
     const out = JSON.parse(serve.handle(`{"op":"init","policy":"ltrf","capacity":[1],"policyOptions":${line}}`)) as { error: string; field?: string };
     expect(out.field).toMatch(/^(policyOptions(\.d)+|request)$/);
+  });
+});
+
+describe("defect 7: snapshot, JSON, restore keeps later decisions", () => {
+  it.each(["drf", "sp", "fifo", "bopf", "nbopf", "mbvt"])("%s: min-share ties go to the first queue in queue order, after updateQueue as after a restore", (policy) => {
+    const s = createScheduler({ policy, capacity: [1], engine, clock: () => 0 });
+    s.addQueue("A", { minShare: 0.5 });
+    s.addQueue("B", { minShare: 0.5 });
+    s.updateQueue("A", { minShare: 0.5 }); // a change that used to move A behind B in the min-share list
+    s.submit("A", { id: "a", demand: [1] });
+    s.submit("B", { id: "b", demand: [1] });
+    const r = restoreScheduler(JSON.parse(JSON.stringify(s.snapshot())), { engine, clock: () => 0 });
+    expect(s.schedule()).toEqual([{ id: "a", queue: "A" }]);
+    expect(r.schedule()).toEqual([{ id: "a", queue: "A" }]);
+  });
+
+  it.each(["ltrf", "mlrf", "h-ltrf"])("%s: a job named like another queue's job: the restored copy decides as the original (jobs keyed per queue)", (policy) => {
+    // found by the restore property with shared job names (test/live/policy-state.test.ts)
+    const clock = { t: 0 };
+    const s = make(policy, () => clock.t);
+    s.submit("q1", { id: "t0", demand: [1, 0], job: "shared" });
+    s.submit("q0", { id: "t1", demand: [1, 0], job: "shared" });
+    const r = restoreScheduler(JSON.parse(JSON.stringify(s.snapshot())), { engine, clock: () => clock.t });
+    expect(r.schedule()).toEqual(s.schedule());
+    expect(r.shares()).toEqual(s.shares());
+    // each running task's quantum is charged to its own queue's job (the policy state says where)
+    expect(JSON.parse(JSON.stringify(r.snapshot()))).toEqual(JSON.parse(JSON.stringify(s.snapshot())));
+  });
+
+  it.each(["bopf", "mbvt", "ltrf", "mlrf", "h-ltrf"])("%s: every burst end is kept, so nextWakeup() is the original's after a restore", (policy) => {
+    const clock = { t: 0 };
+    const s = createScheduler({ policy, capacity: [4], engine, clock: () => clock.t });
+    s.addQueue("lq", { kind: "LQ", bursts: [{ start: 0, window: 4, volume: [2] }] });
+    s.submit("lq", { id: "a", demand: [1], job: "j1", burst: 0 });
+    clock.t = 1;
+    s.submit("lq", { id: "b", demand: [1], job: "j2", burst: 0 }); // reopens the burst until 5
+    const r = restoreScheduler(JSON.parse(JSON.stringify(s.snapshot())), { engine, clock: () => clock.t });
+    expect(s.nextWakeup()).toBe(4);
+    expect(r.nextWakeup()).toBe(4);
+    for (const t of [4, 5]) {
+      clock.t = t;
+      expect(r.schedule()).toEqual(s.schedule());
+      expect(r.nextWakeup()).toEqual(s.nextWakeup());
+      expect(r.explain("lq")).toEqual(s.explain("lq"));
+    }
+  });
+});
+
+describe("defect 5: pathological demands", () => {
+  it.each(POLICIES)("%s: a positive demand below capacity x 2^-900 is refused at submit, and shares() answers after the refusal", (policy) => {
+    // found by the attack harness (test/live/stateful.test.ts): mbvt's DRF step refused shares()
+    // naming queues[0] / demands[0] after a submit of [5e-324, 0] had been accepted
+    const s = make(policy, () => 0);
+    expectRefusedUnchanged(() => s.submit("q0", { id: "t", demand: [5e-324, 0] }), s, { field: /^task\.demand\[0\]$/, ignore: IGNORE });
+    expectRefusedUnchanged(() => s.submit("q0", { id: "t", demand: [1e-300, 10] }), s, { field: /^task\.demand\[0\]$/, ignore: IGNORE });
+    s.submit("q0", { id: "u", demand: [10 * 2 ** -900, 0] });
+    s.submit("q3", { id: "v", demand: [1, 0], burst: 0, job: "b" });
+    expect(s.shares().length).toBe(4);
+    expect(s.schedule().map((t) => t.id).sort()).toEqual(["u", "v"]);
   });
 });

@@ -4,9 +4,12 @@
 // be an InputError naming the field and leave the scheduler exactly as before.
 import fc from "fast-check";
 import { describe, it } from "vitest";
-import { createScheduler, type Scheduler } from "../../src/live/scheduler.js";
+import { InputError } from "../../src/errors.js";
+import { createScheduler, restoreScheduler, type Scheduler } from "../../src/live/scheduler.js";
 import { loadEngineSync } from "../../src/engine/load.js";
-import { assertModelRun, command, expect, expectRefusedUnchanged } from "../helpers/stateful.js";
+import { assertModelRun, command, expect, expectRefusedUnchanged, sameSnapshot, snapshot } from "../helpers/stateful.js";
+import { FUZZ } from "../helpers/hostile.js";
+import { POLICIES, advanceToWakeup, make, restoreOpArb, type Op } from "../helpers/live-ops.js";
 import { unjustifiedWaits } from "../helpers/guard-check.js";
 
 const engine = loadEngineSync();
@@ -104,5 +107,104 @@ describe("live scheduler, model-based", () => {
       model: { queues: [], waiting: new Map(), running: new Map(), next: 0 } as Model,
       real: createScheduler({ policy, capacity: CAP, engine, clock: () => (t += 0.5) }),
     })), commands(policy !== "fifo", SHARE_POLICIES.has(policy)), { maxCommands: 60 });
+  });
+});
+
+// The attack's modes (issue 32): pathological weights and demands, restores mid-sequence (bursts
+// reopened, min shares changed, job names shared by queues) and long uptimes under a wall-like
+// clock. A scheduler and, after each "restore" op, its restored copy get every call: answers,
+// errors and nextWakeup() must be equal, and a refused call must be an InputError that leaves the
+// scheduler as it was.
+type AttackOp =
+  | Op
+  | { k: "weight"; q: number; w: number }
+  | { k: "odd"; q: number; d: [number, number] }
+  | { k: "restore" }
+  | { k: "long"; dt: number };
+
+const attackOpArb: fc.Arbitrary<AttackOp> = fc.oneof(
+  { weight: 10, arbitrary: restoreOpArb },
+  { weight: 1, arbitrary: fc.record({ k: fc.constant("weight" as const), q: fc.nat(3), w: fc.constantFrom(2 ** -20, 2 ** 20, 1e300, 5e-324, 1.7e308, 2 ** -21, 0.5, 3) }) },
+  { weight: 1, arbitrary: fc.record({ k: fc.constant("odd" as const), q: fc.nat(3), d: fc.constantFrom<[number, number]>([5e-324, 0], [10, 10], [1e-300, 10], [10 * (1 + 1e-9), 0], [0, 0], [Number.MIN_VALUE, Number.MIN_VALUE]) }) },
+  { weight: 1, arbitrary: fc.constant({ k: "restore" as const }) },
+  { weight: 1, arbitrary: fc.record({ k: fc.constant("long" as const), dt: fc.constantFrom(3600, 86_400, 7 * 86_400) }) },
+);
+
+interface Side { s: Scheduler; running: string[]; seq: number; bursts: number }
+
+/** One op on one side; its answer (an InputError as its field and message). */
+function attack(side: Side, op: AttackOp, clock: { t: number }): unknown {
+  const { s } = side;
+  try {
+    switch (op.k) {
+      case "submit": {
+        const q = `q${op.q}`;
+        const burst = op.q === 3 && op.burst ? Math.min(1, side.bursts++ >> 1) : undefined;
+        const id = `t${side.seq++}`;
+        s.submit(q, { id, demand: [op.x, op.y], job: op.shared ? `shared${op.job}` : `${q}j${op.job}`, burst });
+        return id;
+      }
+      case "odd": {
+        const id = `t${side.seq++}`;
+        s.submit(`q${op.q}`, { id, demand: op.d });
+        return id;
+      }
+      case "minShare": return s.updateQueue(`q${op.q}`, { minShare: op.min });
+      case "weight": return s.updateQueue(`q${op.q}`, { weight: op.w });
+      case "wake":
+      case "schedule": {
+        if (op.k === "wake") advanceToWakeup(s, clock);
+        const started = s.schedule();
+        side.running.push(...started.map((t) => t.id));
+        return started;
+      }
+      case "finish": {
+        if (side.running.length === 0) return null;
+        const id = side.running[op.pick % side.running.length];
+        s.finish(id);
+        side.running.splice(side.running.indexOf(id), 1);
+        return id;
+      }
+      case "cancel": {
+        const id = `t${Math.max(0, side.seq - 1 - (op.pick % 4))}`;
+        const out = s.cancel(id);
+        if (out.wasRunning) side.running.splice(side.running.indexOf(id), 1);
+        return out;
+      }
+      case "advance": clock.t += op.dt; return clock.t;
+      case "long": clock.t += op.dt; return clock.t;
+      case "restore": return null;
+    }
+  } catch (e) {
+    if (!(e instanceof InputError)) throw e;
+    return { refused: e.field, message: e.message };
+  }
+}
+
+describe("live scheduler, attack modes", () => {
+  it.each(POLICIES)("%s: pathological weights and demands, restores mid-sequence, long uptimes: refusals change nothing, restored copies decide alike", (policy) => {
+    fc.assert(fc.property(fc.array(attackOpArb, { minLength: 1, maxLength: 60 }), (ops) => {
+      const clock = { t: 1.8e9 }; // a wall-like clock
+      const a: Side = { s: make(policy, () => clock.t), running: [], seq: 0, bursts: 0 };
+      let b: Side | null = null;
+      for (const op of ops) {
+        if (op.k === "restore") {
+          b = { s: restoreScheduler(JSON.parse(JSON.stringify(a.s.snapshot())), { engine, clock: () => clock.t }), running: [...a.running], seq: a.seq, bursts: a.bursts };
+          continue;
+        }
+        const t0 = clock.t;
+        const before = snapshot(a.s, IGNORE);
+        const outA = attack(a, op, clock);
+        if (outA !== null && typeof outA === "object" && "refused" in outA) {
+          if (!sameSnapshot(before, snapshot(a.s, IGNORE))) throw new Error(`a refused ${op.k} (${JSON.stringify(outA)}) changed the scheduler`);
+        }
+        if (b) {
+          clock.t = t0;
+          expect(attack(b, op, clock)).toEqual(outA);
+          expect(b.s.nextWakeup()).toEqual(a.s.nextWakeup());
+        }
+      }
+      if (b) expect(b.s.shares()).toEqual(a.s.shares());
+    }), { ...FUZZ, numRuns: Math.max(1, Math.round(FUZZ.numRuns / 5)) });
   });
 });
