@@ -17,7 +17,7 @@ import { checkTraceFile, jsonText, writeData, writeStatus } from "./output.js";
 import { allocate } from "./allocate.js";
 import { addFuzzCommand } from "./fuzz.js";
 import { progressBar } from "./progress.js";
-import { writeReportFile } from "./report-file.js";
+import { reportFileFormat, writeReportFile } from "./report-file.js";
 import { skippedNote } from "./skipped-note.js";
 import { addSweepCommands } from "./sweep-commands.js";
 import { DEFAULT_SERVE_LIMITS, serveStreams, serveTcp } from "./serve.js";
@@ -90,13 +90,14 @@ export function buildProgram(): Command {
     .option("--format <name>", "trace format: google2011 | swim | eagle (default: from the file name)")
     .option("--lenient", "skip malformed trace lines and count them instead of failing")
     .option("--json", "print the report as JSON")
-    .option("--out <file>", "also write the report to a file: .html = self-contained offline HTML report, else JSON")
+    .option("--out <file>", "also write the report to a file: .html = self-contained offline HTML report, .json = JSON (other extensions are refused)")
     .action(async (o: {
       scenario: string; policies?: string; seed: number; param: Record<string, string | number>;
       json?: boolean; out?: string; trace?: string; format?: string; lenient?: boolean;
     }) => {
       const policies = o.policies?.split(",").map((s) => s.trim()).filter(Boolean);
       if (policies && policies.length === 0) throw new InputError("--policies", "lists no policy");
+      if (o.out) reportFileFormat(o.out); // before the run: a bad name costs nothing
       const engine = loadEngineSync();
       let report: ScenarioReport;
       const eagle = o.trace !== undefined && (o.format === "eagle" || (o.format === undefined && /\.tr(\.gz)?$/i.test(o.trace)));
