@@ -89,7 +89,7 @@ describe("serve sessions over real sockets", () => {
           if ("own" in r) {
             if (lastSnapshot === null) continue;
             line = JSON.stringify({ op: "restore", snapshot: lastSnapshot, clock: "manual" });
-          } else if ("raw" in r) line = r.raw;
+          } else if ("raw" in r) line = String(r.raw);
           else line = JSON.stringify(r);
           if (line.trim() === "") continue; // no answer to an empty line
           if (line.length > LIMITS.maxLineBytes) continue;
