@@ -1,7 +1,7 @@
 // The CLI writes what it is asked, as the name says, and says the form it wants: `--shard 0/2`
 // is refused with the 1-based form; a shard needs --out; `simulate --out f.txt` is refused before
 // the run (a report is .html or .json); a sweep without --out writes no file into the working
-// directory. Runs the built dist/ as a user would.
+// directory; a scenario's errors name the flag the user wrote. Runs the built dist/ as a user would.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -52,5 +52,10 @@ describe("what the CLI is asked to write", () => {
     expect(w.code).toBe(0);
     expect(readdirSync(dir)).toEqual(["lines.jsonl"]);
     expect(w.err).toMatch(/results written to lines\.jsonl/);
+  });
+
+  it("a scenario's errors name the flag the user wrote: --param NAME and --policies, not params.NAME", () => {
+    expect(run(["simulate", "--scenario", "justice", "--param", "runtime=bogus"]).err).toBe("fairsched: --param runtime: must be one of waves, fluid\n");
+    expect(run(["simulate", "--policies", "nope", "--param", "tqs=1"]).err).toMatch(/^fairsched: --policies: unknown policy 'nope' \(known: /);
   });
 });
