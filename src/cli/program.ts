@@ -19,7 +19,8 @@ import { allocate } from "./allocate.js";
 import { docsHelpText } from "./docs-link.js";
 import { addFuzzCommand } from "./fuzz.js";
 import { progressBar } from "./progress.js";
-import { writeReportFile } from "./report-file.js";
+import { reportFileFormat, writeReportFile } from "./report-file.js";
+import { withFlagField } from "./user-fields.js";
 import { skippedNote } from "./skipped-note.js";
 import { addSweepCommands } from "./sweep-commands.js";
 import { DEFAULT_SERVE_LIMITS, serveStreams, serveTcp } from "./serve.js";
@@ -71,6 +72,47 @@ export function packageVersion(): string {
   return (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
 }
 
+interface SimulateCliOptions {
+  scenario: string; policies?: string; seed: number; param: Record<string, string | number>;
+  json?: boolean; out?: string; trace?: string; format?: string; lenient?: boolean;
+}
+
+/** `fairsched simulate`: a scenario or a trace under each policy, as a table, JSON or a report file. */
+async function simulate(o: SimulateCliOptions): Promise<void> {
+  const policies = o.policies?.split(",").map((s) => s.trim()).filter(Boolean);
+  if (policies && policies.length === 0) throw new InputError("--policies", "lists no policy");
+  if (o.out) reportFileFormat(o.out); // before the run: a bad name costs nothing
+  const engine = loadEngineSync();
+  let report: ScenarioReport;
+  const eagle = o.trace !== undefined && (o.format === "eagle" || (o.format === undefined && /\.tr(\.gz)?$/i.test(o.trace)));
+  if (o.trace) checkTraceFile(o.trace);
+  if (eagle) {
+    // Hawk/Eagle .tr: the node-level model, run as the phoenix scenario on this one file
+    const scenario = getScenario("phoenix")!;
+    checkScenarioParams(scenario, Object.keys(o.param));
+    const bar = progressBar("simulate eagle trace", process.stderr, { delayMs: 1000 });
+    report = scenario.run({ policies, seed: o.seed, params: { ...o.param, traceFile: o.trace! }, engine, onProgress: (f) => bar.update(f) });
+    bar.done();
+  } else if (o.trace) {
+    const bar = progressBar("simulate trace", process.stderr, { delayMs: 1000 });
+    const r = await replayTrace(o.trace, { format: o.format, lenient: o.lenient, params: o.param, policies, seed: o.seed, engine, onProgress: (f) => bar.update(f) });
+    bar.done();
+    writeStatus(skippedNote(r.summary));
+    report = r.report;
+  } else {
+    const scenario = getScenario(o.scenario);
+    if (!scenario) throw new InputError("--scenario", `unknown scenario '${o.scenario}' (known: ${listScenarios().map((s) => s.name).join(", ")})`);
+    checkScenarioParams(scenario, Object.keys(o.param));
+    const bar = progressBar(`simulate ${scenario.name}`, process.stderr, { delayMs: 1000 });
+    report = scenario.run({ policies, seed: o.seed, params: o.param, engine, onProgress: (f) => bar.update(f) });
+    bar.done();
+  }
+  if (o.out) writeReportFile(o.out, [report]);
+  if (o.json) process.stdout.write(jsonText(report));
+  else writeData(renderReport(report));
+  if (o.out) writeStatus(`report written to ${o.out}\n`);
+}
+
 export function buildProgram(): Command {
   const program = new Command();
   program
@@ -93,43 +135,8 @@ export function buildProgram(): Command {
     .option("--format <name>", "trace format: google2011 | swim | eagle (default: from the file name)")
     .option("--lenient", "skip malformed trace lines and count them instead of failing")
     .option("--json", "print the report as JSON")
-    .option("--out <file>", "also write the report to a file: .html = self-contained offline HTML report, else JSON")
-    .action(async (o: {
-      scenario: string; policies?: string; seed: number; param: Record<string, string | number>;
-      json?: boolean; out?: string; trace?: string; format?: string; lenient?: boolean;
-    }) => {
-      const policies = o.policies?.split(",").map((s) => s.trim()).filter(Boolean);
-      if (policies && policies.length === 0) throw new InputError("--policies", "lists no policy");
-      const engine = loadEngineSync();
-      let report: ScenarioReport;
-      const eagle = o.trace !== undefined && (o.format === "eagle" || (o.format === undefined && /\.tr(\.gz)?$/i.test(o.trace)));
-      if (o.trace) checkTraceFile(o.trace);
-      if (eagle) {
-        // Hawk/Eagle .tr: the node-level model, run as the phoenix scenario on this one file
-        const scenario = getScenario("phoenix")!;
-        checkScenarioParams(scenario, Object.keys(o.param));
-        const bar = progressBar("simulate eagle trace", process.stderr, { delayMs: 1000 });
-        report = scenario.run({ policies, seed: o.seed, params: { ...o.param, traceFile: o.trace! }, engine, onProgress: (f) => bar.update(f) });
-        bar.done();
-      } else if (o.trace) {
-        const bar = progressBar("simulate trace", process.stderr, { delayMs: 1000 });
-        const r = await replayTrace(o.trace, { format: o.format, lenient: o.lenient, params: o.param, policies, seed: o.seed, engine, onProgress: (f) => bar.update(f) });
-        bar.done();
-        writeStatus(skippedNote(r.summary));
-        report = r.report;
-      } else {
-        const scenario = getScenario(o.scenario);
-        if (!scenario) throw new InputError("--scenario", `unknown scenario '${o.scenario}' (known: ${listScenarios().map((s) => s.name).join(", ")})`);
-        checkScenarioParams(scenario, Object.keys(o.param));
-        const bar = progressBar(`simulate ${scenario.name}`, process.stderr, { delayMs: 1000 });
-        report = scenario.run({ policies, seed: o.seed, params: o.param, engine, onProgress: (f) => bar.update(f) });
-        bar.done();
-      }
-      if (o.out) writeReportFile(o.out, [report]);
-      if (o.json) process.stdout.write(jsonText(report));
-      else writeData(renderReport(report));
-      if (o.out) writeStatus(`report written to ${o.out}\n`);
-    });
+    .option("--out <file>", "also write the report to a file: .html = self-contained offline HTML report, .json = JSON (other extensions are refused)")
+    .action((o: SimulateCliOptions) => simulate(o).catch((e: unknown) => { throw withFlagField(e); }));
 
   program
     .command("allocate")

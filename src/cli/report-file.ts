@@ -1,12 +1,20 @@
-// `--out FILE`: a report written as self-contained HTML (by extension .html/.htm) or JSON.
+// `--out FILE`: a report written as self-contained HTML (.html, .htm) or JSON (.json), by the
+// file's extension; any other extension is refused rather than given JSON under its name.
 import { writeFileSync } from "node:fs";
 import { InputError } from "../errors.js";
 import { renderHtmlReport } from "../report/html.js";
 import type { ScenarioReport } from "../scenarios/scenario.js";
 
-/** Writes a report as HTML (by extension .html/.htm) or JSON. */
+/** The format `--out FILE` writes, by extension; an InputError for any other. */
+export function reportFileFormat(file: string): "html" | "json" {
+  if (/\.html?$/i.test(file)) return "html";
+  if (/\.json$/i.test(file)) return "json";
+  throw new InputError("--out", `${file}: the report is written as .html (a self-contained page) or .json (the report as JSON); name the file with one of them`);
+}
+
+/** Writes a report as HTML or JSON, by extension (reportFileFormat). */
 export function writeReportFile(file: string, reports: ScenarioReport[]): void {
-  const html = /\.html?$/i.test(file);
+  const html = reportFileFormat(file) === "html";
   const text = html ? renderHtmlReport(reports) : JSON.stringify(reports.length === 1 ? reports[0] : reports, null, 2) + "\n";
   try {
     writeFileSync(file, text);

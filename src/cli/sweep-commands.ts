@@ -69,7 +69,7 @@ export function addSweepCommands(program: Command, defaultPolicies: (scenario: s
       if (!/^\d+$/.test(v) || Number(v) < 1) throw new InvalidArgumentError(`--workers must be an integer >= 1, got '${v}'`);
       return Number(v);
     })
-    .option("--out <file>", "JSON-lines output (default: sweep.jsonl, or sweep-<i>-of-<n>.jsonl for a shard)")
+    .option("--out <file>", "also write the JSON lines here as cells finish (needed with --shard, for `fairsched merge`; default: none)")
     .option("--queue <redis://host:port/name>", "run the cells on `fairsched worker` processes pulling from this Redis queue (BullMQ) instead of local threads")
     .option("--csv <file>", "also write the results as CSV: one row per cell without its seed, each metric's mean and 95% interval (lo, hi) over the seeds")
     .option("--html <file>", "also write a self-contained HTML report: each metric's mean with its 95% interval as charts, then the tables")
@@ -80,7 +80,9 @@ export function addSweepCommands(program: Command, defaultPolicies: (scenario: s
       if (scenario) checkScenarioParams(scenario, Object.keys(o.grid), "--grid");
       const policies = o.policies ? o.policies.split(",").map((s) => s.trim()).filter(Boolean) : defaultPolicies(o.scenario);
       const shard = o.shard ? parseShard(o.shard) : undefined;
-      const out = o.out ?? (shard ? `sweep-${shard.index}-of-${shard.count}.jsonl` : "sweep.jsonl");
+      // nothing is written unasked; a shard is only useful through its file
+      if (shard && !o.out) throw new InputError("--out", `--shard ${shard.index}/${shard.count} needs --out FILE: the shard's JSON lines, for \`fairsched merge\``);
+      const out = o.out;
       const spec = { scenario: o.scenario, policies, params: o.grid, seeds: o.seeds };
       let bar: ReturnType<typeof cellProgress> | undefined;
       let shown = 0;
@@ -102,9 +104,9 @@ export function addSweepCommands(program: Command, defaultPolicies: (scenario: s
       if (shard) {
         writeStatus(`${lines.length - 1} cells of shard ${shard.index}/${shard.count} written to ${out}; combine every shard with \`fairsched merge\`\n`);
       } else {
-        const merged = mergeSweepLines([lines], { names: [out] });
+        const merged = mergeSweepLines([lines], { names: [out ?? "sweep"] });
         writeData(formatSweep(merged));
-        writeStatus(`results written to ${out}\n`);
+        if (out) writeStatus(`results written to ${out}\n`);
         writeSweepFiles(merged, o);
       }
     });

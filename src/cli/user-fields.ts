@@ -37,3 +37,23 @@ export function inUserFields<T>(f: () => T): T {
     throw new InputError(field, problem);
   }
 }
+
+/**
+ * The command-line name of a scenario's field: `params.X` was written `--param X` (or `--grid X`
+ * for a sweep), `policies` was `--policies`. Edge values: `params.deadlines[2]` -> `--param
+ * deadlines[2]`; any other field is kept.
+ */
+export function flagField(field: string, paramFlag = "--param"): string {
+  if (field.startsWith("params.")) return `${paramFlag} ${field.slice("params.".length)}`;
+  if (field === "policies" || field.startsWith("policies[")) return `--policies${field.slice("policies".length)}`;
+  return field;
+}
+
+/** An InputError with its field renamed to the command line's (flagField); other errors as they are. */
+export function withFlagField(e: unknown, paramFlag = "--param"): unknown {
+  if (!(e instanceof InputError)) return e;
+  const field = flagField(e.field, paramFlag);
+  if (field === e.field) return e;
+  const problem = e.message.startsWith(`${e.field}: `) ? e.message.slice(e.field.length + 2) : e.message;
+  return new InputError(field, problem);
+}

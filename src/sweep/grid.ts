@@ -79,7 +79,10 @@ export function parseShard(text: string): Shard {
   const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
   const index = m ? Number(m[1]) : NaN;
   const count = m ? Number(m[2]) : NaN;
-  if (!m || count < 1 || index < 1 || index > count) throw new InputError("--shard", `must be i/n with 1 <= i <= n, e.g. 2/3 (got '${text}')`);
+  if (!m || count < 1 || index < 1 || index > count) {
+    const hint = m && index === 0 ? `; shards are numbered from 1: a sweep in ${Math.max(count, 2)} shards is --shard 1/${Math.max(count, 2)} ... --shard ${Math.max(count, 2)}/${Math.max(count, 2)}` : "";
+    throw new InputError("--shard", `must be i/n with 1 <= i <= n, e.g. 2/3 for the second of three shards (got '${text}')${hint}`);
+  }
   return { index, count };
 }
 

@@ -25,3 +25,27 @@ describe("serve errors in the protocol's own words", () => {
     for (const r of [send({ op: "removeQueue", queue: "zz" }), send({ op: "addQueue", queue: "B", weight: -1 })]) expect(r.error.startsWith(`${r.field}: `)).toBe(true);
   });
 });
+
+describe("serve answers keep every digit", () => {
+  it("shares and targets equal the library's bit for bit (JSON a program reads is not rounded)", async () => {
+    const { createScheduler } = await import("../../src/live/scheduler.js");
+    const s = new ServeSession(engine);
+    const send = (o: unknown) => JSON.parse(s.handle(JSON.stringify(o)));
+    const lib = createScheduler({ policy: "bopf", capacity: [3, 7], engine, clock: () => 1 });
+    send({ op: "init", policy: "bopf", capacity: [3, 7], clock: "manual" });
+    for (const [q, w] of [["A", 1], ["B", 3], ["C", 7]] as const) {
+      send({ op: "addQueue", queue: q, weight: w });
+      lib.addQueue(q, { weight: w });
+      for (let i = 0; i < 3; i++) {
+        send({ op: "submit", queue: q, task: { id: `${q}${i}`, demand: [1, 1] } });
+        lib.submit(q, { id: `${q}${i}`, demand: [1, 1] });
+      }
+    }
+    send({ op: "schedule", time: 1 });
+    lib.schedule();
+    const shares = send({ op: "shares", time: 1 }).shares;
+    expect(shares).toEqual(lib.shares());
+    // a value no short decimal writes, kept as it is
+    expect(shares.some((q: { dominantShare: number }) => String(q.dominantShare).length > 12)).toBe(true);
+  });
+});
