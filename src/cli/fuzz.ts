@@ -15,7 +15,7 @@ import { commandAllocator, moduleAllocator, type RemoteAllocator } from "./fuzz-
 import { progressBar } from "./progress.js";
 
 interface FuzzOptions extends Partial<Omit<SchedulerFuzzOptions, "scheduler" | "runs" | "timeoutMs" | "timeLimitMs" | "maxQueues" | "maxResources">> {
-  allocator?: string; cmd?: string; scheduler?: string; axioms?: string; runs: number; seed?: number; tasks?: boolean;
+  allocator?: string; cmd?: string; scheduler?: string; axioms?: string; runs?: number; seed?: number; tasks?: boolean;
   replay?: string; timeoutMs: number; timeLimitMs: number; json?: boolean; maxQueues?: number; maxResources?: number; tolerance: number;
   shareTolerance: number; maxAnswerChars?: number;
 }
@@ -59,7 +59,7 @@ async function fuzz(o: FuzzOptions): Promise<number> {
     throw new InputError("--allocator", "give exactly one of --allocator FILE.mjs, --cmd \"COMMAND\" and --scheduler \"COMMAND\"");
   }
   if (o.scheduler !== undefined) {
-    return fuzzScheduler({ ...o, scheduler: o.scheduler, maxQueues: o.maxQueues ?? 4, maxResources: o.maxResources ?? 2 });
+    return fuzzScheduler({ ...o, scheduler: o.scheduler, runs: o.runs ?? 50, maxQueues: o.maxQueues ?? 4, maxResources: o.maxResources ?? 2 });
   }
   for (const [flag, v] of [["--properties", o.properties], ["--claims", o.claims], ["--init", o.init]] as const) {
     if (v !== undefined) throw new InputError(flag, "is an option of --scheduler");
@@ -79,7 +79,7 @@ async function fuzz(o: FuzzOptions): Promise<number> {
     const bar = progressBar("fuzz");
     const report = await checkAllocator(remote.allocate, {
       // no timeoutMs here: the remote enforces it (with a restart and one retry)
-      axioms, runs: o.runs, seed: o.seed, taskGranular: !!o.tasks, timeLimitMs: o.timeLimitMs,
+      axioms, runs: o.runs ?? 100, seed: o.seed, taskGranular: !!o.tasks, timeLimitMs: o.timeLimitMs,
       maxQueues: o.maxQueues ?? 8, maxResources: o.maxResources ?? 4, tolerance: o.tolerance,
       onProgress: (done, total) => bar.update(done / total),
     });
@@ -111,7 +111,7 @@ export function addFuzzCommand(program: Command): void {
     .option("--share-tolerance <x>", "--scheduler: slack of long-run-share and split-resistance beyond the largest task's dominant share", positive("--share-tolerance"), 0.05)
     .option("--max-answer-chars <n>", "--cmd, --scheduler: longest answer line accepted (a longer one is a finding)", int("--max-answer-chars", 1), 16 * 2 ** 20)
     .option("--axioms <list>", `comma-separated axiom ids (default: all): ${AXIOM_IDS.join(", ")}`)
-    .option("--runs <n>", "inputs per axiom", int("--runs", 1), 100)
+    .option("--runs <n>", "inputs per axiom (default 100; --scheduler: scenarios per property, default 50)", int("--runs", 1))
     .option("--seed <n>", "fast-check seed (default: random, printed)", int("--seed", -(2 ** 31)))
     .option("--tasks", "task-granular mode: demands are whole tasks, axioms in their relaxed forms")
     .option("--replay <file>", "rerun one shrunk case printed by a failing run (--scheduler: the saved trace)")

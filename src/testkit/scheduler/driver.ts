@@ -74,7 +74,7 @@ export interface DriveResult {
 class BadAnswer extends Error {}
 
 const EPS = 1e-9;
-const MAX_OPS = 20_000;
+const MAX_OPS = 5_000;
 
 export const queueName = (i: number, part?: number): string => (part === undefined ? `q${i}` : `q${i}.${part}`);
 

@@ -15,7 +15,7 @@ export interface ScenarioOptions {
 
 const queueArb = (k: number, capacity: number[]): fc.Arbitrary<ScenarioQueue> =>
   fc.record({
-    weight: fc.integer({ min: 1, max: 4 }),
+    weight: fc.constantFrom(1, 1, 2, 3, 4),
     minShare: fc.constantFrom(0, 0, 0, 0.1, 0.2),
     // at most a quarter of each resource per task, at least one unit of the first
     demand: fc.tuple(...Array.from({ length: k }, (_, r) => fc.integer({ min: r === 0 ? 1 : 0, max: Math.max(1, Math.floor(capacity[r] / 4)) }))),
