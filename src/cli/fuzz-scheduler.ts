@@ -80,7 +80,8 @@ export async function fuzzScheduler(o: SchedulerFuzzOptions): Promise<number> {
   }
   const target = commandTarget(o.scheduler, o.timeoutMs, o.maxAnswerChars);
   if (replay) {
-    const message = await replaySchedulerCase(target, replay);
+    // --claims / --init apply to the replay too (a trace from another scheduler may need a policy)
+    const message = await replaySchedulerCase(target, { ...replay, init: { ...replay.init, ...init } });
     const out = o.json
       ? JSON.stringify({ property: replay.property, passed: message === null, message: message ?? undefined }, null, 2) + "\n"
       : message === null ? `${replay.property}: the case passes now\n` : `FAIL  ${replay.property}: ${message}\n`;
