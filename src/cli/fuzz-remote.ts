@@ -24,8 +24,8 @@ export interface RemoteAllocator {
  * carries `"id": n`; an answer that echoes an `id` must echo that one (strict alternation is
  * checked by the transport either way).
  */
-export function commandAllocator(command: string, timeoutMs: number): RemoteAllocator {
-  const channel = openLineChannel(command, { timeoutMs });
+export function commandAllocator(command: string, timeoutMs: number, maxLineBytes?: number): RemoteAllocator {
+  const channel = openLineChannel(command, { timeoutMs, maxLineBytes });
   let seq = 0;
   let previous: ClusterState | null = null;
   const exchange = async (state: ClusterState, id: number): Promise<string> => {

@@ -6,7 +6,8 @@
 //   killed too (a `setsid` grandchild leaves the group but keeps the environment; Linux /proc);
 // - answers pair with requests by strict alternation: a line that arrives while no request is
 //   outstanding, or after the answer in the same read, is a finding ("answered twice"), never
-//   taken as the answer to a later request (an extra line is pinned on the request it followed
+//   taken as the answer to a later request (requests may be pipelined: answers come in request
+//   order, one each; an extra line is pinned on the request it followed
 //   when it arrives in the same read as the answer or the next one; later, on the next request);
 // - a line longer than `maxLineBytes` is a finding that says so, not a timeout.
 import { spawn, type ChildProcess } from "node:child_process";
@@ -29,7 +30,10 @@ export class TransportFault extends Error {
 }
 
 export interface LineChannel {
-  /** Writes one request line (no newline) and resolves with the answer line, or rejects with a TransportFault. */
+  /**
+   * Writes one request line (no newline) and resolves with the answer line, or rejects with a
+   * TransportFault. Several may be outstanding (pipelined): answers pair with requests in order.
+   */
   exchange(line: string): Promise<string>;
   /** Kills the command and everything it started. */
   close(): void;
@@ -79,7 +83,10 @@ export function openLineChannel(command: string, options: LineChannelOptions): L
   let stderrTail = "";
   /** Lines that arrived with no request outstanding (or after its answer). */
   let unasked: string | null = null;
-  let waiting: { resolve: (line: string) => void; reject: (e: TransportFault) => void } | null = null;
+  let startedAt = 0;
+  /** Requests written and not yet answered, oldest first (answers come in request order). */
+  let waiting: Array<{ resolve: (line: string) => void; reject: (e: TransportFault) => void }> = [];
+  const rejectAll = (why: TransportFault) => { const ws = waiting; waiting = []; for (const w of ws) w.reject(why); };
 
   const kill = () => {
     const c = child;
@@ -92,7 +99,7 @@ export function openLineChannel(command: string, options: LineChannelOptions): L
   const fail = (c: ChildProcess, why: TransportFault) => {
     if (c !== child) return;
     kill();
-    if (waiting) { const w = waiting; waiting = null; w.reject(why); }
+    rejectAll(why);
   };
   const start = (): ChildProcess => {
     parts = [];
@@ -115,7 +122,7 @@ export function openLineChannel(command: string, options: LineChannelOptions): L
         parts = [];
         pending = 0;
         from = at + 1;
-        if (waiting && unasked === null) { const w = waiting; waiting = null; w.resolve(line); } else unasked ??= line;
+        if (waiting.length > 0 && unasked === null) waiting.shift()!.resolve(line); else unasked ??= line;
       }
       if (from < chunk.length) { parts.push(chunk.slice(from)); pending += chunk.length - from; }
       if (pending > maxLine) {
@@ -127,7 +134,7 @@ export function openLineChannel(command: string, options: LineChannelOptions): L
     const gone = (why: string) => {
       if (c !== child) return;
       child = null;
-      if (waiting) { const w = waiting; waiting = null; w.reject(new TransportFault(why)); }
+      rejectAll(new TransportFault(why));
     };
     c.on("error", (e) => gone(`the command could not run: ${e.message}`));
     c.on("exit", (code, signal) => gone(`the command exited (${signal ?? `code ${code}`})${stderrTail.trim() ? `, stderr: ${clip(stderrTail.trim())}` : ""}`));
@@ -143,31 +150,32 @@ export function openLineChannel(command: string, options: LineChannelOptions): L
       kill();
       return Promise.reject(new TransportFault(`the command printed a line nobody asked for (it answered the previous request twice, or spoke first): ${JSON.stringify(clip(extra))}`, false, true));
     }
-    const fresh = child === null;
+    if (child === null) startedAt = performance.now();
     const c = child ?? start();
-    const limitMs = options.timeoutMs + (fresh ? STARTUP_GRACE_MS : 0);
+    const limitMs = options.timeoutMs + (performance.now() - startedAt < STARTUP_GRACE_MS ? STARTUP_GRACE_MS : 0);
     return new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => {
-        waiting = null;
         kill();
-        reject(new TransportFault(`the command did not answer within ${options.timeoutMs} ms`, true));
+        rejectAll(new TransportFault(`the command did not answer within ${options.timeoutMs} ms`, true));
       }, limitMs);
-      waiting = {
-        resolve: (l) => {
+      const w = {
+        resolve: (l: string) => {
           clearTimeout(timer);
-          // an extra line in the same read as the answer, or the next read (one more turn of the
-          // event loop polls the pipe once more): this request was answered twice
+          if (waiting.length > 0) { resolve(l); return; } // later requests are outstanding: their answers follow
+          // the last outstanding request: an extra line in the same read as its answer, or the next
+          // read (one more turn of the event loop polls the pipe once more), means it was answered twice
           setImmediate(() => setImmediate(() => {
-            if (unasked !== null && c === child) {
+            if (unasked !== null && c === child && waiting.length === 0) {
               const extra = unasked;
               kill();
               reject(new TransportFault(`the command printed two lines for one request: ${JSON.stringify(clip(l))} then ${JSON.stringify(clip(extra))}`));
             } else resolve(l);
           }));
         },
-        reject: (e) => { clearTimeout(timer); reject(e); },
+        reject: (e: TransportFault) => { clearTimeout(timer); reject(e); },
       };
-      if (c !== child) { waiting.reject(new TransportFault("the command exited")); return; }
+      if (c !== child) { w.reject(new TransportFault("the command exited")); return; }
+      waiting.push(w);
       c.stdin!.write(line + "\n");
     });
   };
