@@ -8,7 +8,7 @@
 // ratio is the median of the per-round ratios.
 import { loadEngineSync } from "../src/engine/load.js";
 import { createScheduler } from "../src/live/scheduler.js";
-import { Rng } from "../src/des/random.js";
+import { Rng } from "../src/random/rng.js";
 import { machineInfo } from "./machine.js";
 import { combineRounds, measure, median, type Measurement } from "./measure.js";
 

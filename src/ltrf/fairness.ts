@@ -20,6 +20,21 @@ export interface FairnessSeries {
   omega: number[];
 }
 
+/** Fairness samples (Psi, Omega, rho per queue) at most in one run: memory stays in tens of MB. */
+export const MAX_FAIRNESS_SAMPLES = 2 ** 20;
+
+/**
+ * Refuses a time the series cannot reach: sampling every `every` s from `nextSample` up to t must
+ * add at most MAX_FAIRNESS_SAMPLES points in all, and must advance. Changes nothing.
+ */
+export function checkSampleReach(f: FairnessTracker, nextSample: number, every: number, t: number): void {
+  if (!(nextSample <= t)) return;
+  const adding = Math.floor((t - nextSample) / every) + 1;
+  if (nextSample + every === nextSample || !(f.series.t.length + adding <= MAX_FAIRNESS_SAMPLES)) {
+    throw new InputError("policyOptions.sampleInterval", `${every} s gives more than ${MAX_FAIRNESS_SAMPLES} fairness samples up to t = ${t} s (or does not advance there); use a longer interval`);
+  }
+}
+
 export class FairnessTracker {
   private readonly got: Float64Array;
   private readonly due: Float64Array;

@@ -28,7 +28,7 @@ import type { Engine } from "../engine/engine.js";
 import { exceeds } from "../dispatch/fit.js";
 import type { ClusterState, Policy, PolicyContext, SimEvent } from "../policy/policy.js";
 import type { QueueSpec } from "../policy/model.js";
-import { FairnessTracker } from "./fairness.js";
+import { FairnessTracker, checkSampleReach } from "./fairness.js";
 import { UsageLedger } from "./ledger.js";
 import { parseLtrfOptions, shareParam, type LtrfPolicyOptions } from "./options.js";
 import { QuantumUpdater, type QuantumKey } from "./quantum.js";
@@ -36,8 +36,7 @@ import { InputError, describeValue } from "../errors.js";
 import { appended, type PlanInput } from "./plan-input.js";
 import { byQueueName, stateArray, stateByQueue, stateNumber, stateObject, stateString } from "../policy/state-check.js";
 
-/** Fairness samples (Psi, Omega, rho per queue) at most in one run: memory stays in tens of MB. */
-export const MAX_FAIRNESS_SAMPLES = 2 ** 20;
+export { MAX_FAIRNESS_SAMPLES } from "./fairness.js";
 
 /**
  * Queues at most: a scheduling point plans over every queue with an active job (H-LTRF: every
@@ -348,16 +347,7 @@ export abstract class PlannedPolicy implements Policy {
 
   /** Refuses a time the fairness series cannot reach (Policy.checkTime); changes nothing. */
   checkTime(t: number): void {
-    if (this.fairness !== null && this.nextSample <= t) this.checkSamples(this.fairness, t);
-  }
-
-  /** Bounds the fairness series: sampling up to t must add at most MAX_FAIRNESS_SAMPLES points in all, and must advance. */
-  private checkSamples(f: FairnessTracker, t: number): void {
-    const every = this.opts.sampleInterval;
-    const adding = Math.floor((t - this.nextSample) / every) + 1;
-    if (this.nextSample + every === this.nextSample || !(f.series.t.length + adding <= MAX_FAIRNESS_SAMPLES)) {
-      throw new InputError("policyOptions.sampleInterval", `${every} s gives more than ${MAX_FAIRNESS_SAMPLES} fairness samples up to t = ${t} s (or does not advance there); use a longer interval`);
-    }
+    if (this.fairness !== null) checkSampleReach(this.fairness, this.nextSample, this.opts.sampleInterval, t);
   }
 
   /** The quantum of the job whose task queue i would start next. */
@@ -398,7 +388,7 @@ export abstract class PlannedPolicy implements Policy {
     const t = state.time;
     const f = this.fairness;
     if (f) {
-      if (this.nextSample <= t) this.checkSamples(f, t);
+      checkSampleReach(f, this.nextSample, this.opts.sampleInterval, t);
       while (this.nextSample <= t) {
         f.advance(this.nextSample);
         f.sample(this.nextSample);

@@ -16,7 +16,7 @@ describe("serve errors in the protocol's own words", () => {
     expect(send({ op: "removeQueue", queue: "zz" })).toEqual({ error: "queue: unknown queue 'zz'", field: "queue" });
     expect(send({ op: "addQueue", queue: "A" })).toEqual({ error: "queue: queue 'A' exists already", field: "queue" });
     expect(send({ op: "addQueue", queue: "" })).toMatchObject({ field: "queue" });
-    expect(send({ op: "addQueue", queue: "B", weight: -1 })).toEqual({ error: "weight: must be a finite number > 0 (got -1)", field: "weight" });
+    expect(send({ op: "addQueue", queue: "B", weight: -1 })).toEqual({ error: "weight: must be a number in [2^-20, 2^20] (about 9.5e-7 to 1.05e6; got -1)", field: "weight" });
     expect(send({ op: "updateQueue", queue: "A", weight: 0 })).toMatchObject({ field: "weight" });
     expect(send({ op: "updateQueue", queue: "nope", weight: 1 })).toMatchObject({ field: "queue" });
     expect(send({ op: "explain", queue: "nope" })).toMatchObject({ field: "queue" });
