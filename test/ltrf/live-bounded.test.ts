@@ -20,7 +20,7 @@ function retainedEntries(s: Scheduler): { entries: number; bytes: number } {
 
 /** Fairness samples the policy object holds (the scheduler's policy is private: read through a cast). */
 function samples(s: Scheduler): number {
-  return (s as unknown as { policy: { retained(): { samples: number } } }).policy.retained().samples;
+  return (s as unknown as { core: { binding: { policy: { retained(): { samples: number } } } } }).core.binding.policy.retained().samples;
 }
 
 function make(policy: string, clock: () => number): Scheduler {

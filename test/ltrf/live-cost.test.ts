@@ -56,7 +56,7 @@ describe("live LTRF cost (issue 32, defect 13)", () => {
         if (i === 5) {
           // without appendQueue the scheduler marks its policy stale and rebuilds it at the next call
           // from the old policy's exported state (the private flag forces that path)
-          if (!append) (s as unknown as { stale: boolean }).stale = true;
+          if (!append) (s as unknown as { core: { binding: { stale: boolean } } }).core.binding.stale = true;
           s.addQueue("c", { path: ["g"], weight: 2 });
         }
         t += 1;
