@@ -4,7 +4,7 @@
 // opens it in headless Chromium (Debian's, through playwright-core; FAIRSCHED_CHROMIUM overrides
 // the path) and saves the top of the page at 1200 x 1500. Beside it, docs/report.png.json records
 // the PNG's sha256 and the numbers the picture shows (the summary chart's bars and the results
-// table), which test/docs/report-png.test.ts compares with a fresh simulation.
+// table), which test/docs/report-png.repro.test.ts compares with a fresh simulation.
 // Usage: node scripts/report-png.mjs [--out FILE.png] [--full]   (--full: the whole page)
 import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
