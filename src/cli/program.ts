@@ -156,10 +156,9 @@ export function buildProgram(): Command {
     .option("--max-queued-bytes <n>", "answers waiting for a client that does not read them; past it its session is closed", positiveIntArg("--max-queued-bytes"), DEFAULT_SERVE_LIMITS.maxQueuedBytes)
     .option("--max-queues <n>", "queues per session", positiveIntArg("--max-queues"), DEFAULT_SERVE_LIMITS.maxQueues)
     .option("--max-tasks <n>", "tasks held per session (waiting and running; a restore's handles are below it)", positiveIntArg("--max-tasks"), DEFAULT_SERVE_LIMITS.maxTasks)
-    .option("--max-catch-up <n>", "catch-up work one manual-clock request may cause (LTRF family: samples x queues)", positiveIntArg("--max-catch-up"), DEFAULT_SERVE_LIMITS.maxCatchUp)
-    .action(async (o: { listen?: number; maxLineBytes: number; maxQueuedBytes: number; maxQueues: number; maxTasks: number; maxCatchUp: number }) => {
+    .action(async (o: { listen?: number; maxLineBytes: number; maxQueuedBytes: number; maxQueues: number; maxTasks: number }) => {
       const engine = loadEngineSync();
-      const limits = { maxLineBytes: o.maxLineBytes, maxQueuedBytes: o.maxQueuedBytes, maxQueues: o.maxQueues, maxTasks: o.maxTasks, maxCatchUp: o.maxCatchUp };
+      const limits = { maxLineBytes: o.maxLineBytes, maxQueuedBytes: o.maxQueuedBytes, maxQueues: o.maxQueues, maxTasks: o.maxTasks };
       if (o.listen !== undefined) await serveTcp(engine, o.listen, limits);
       else {
         await serveStreams(engine, process.stdin, process.stdout, limits);

@@ -3,7 +3,7 @@
 // Each session is bounded so that no client can take what the others need: a request line's
 // length, the answers queued for a client that does not read them (back-pressure: its input is
 // not read while they wait; past a limit the session is closed), and, in the session
-// (src/live/protocol.ts), its queues, tasks and per-request catch-up work.
+// (src/live/protocol.ts), its queues and tasks.
 import { createServer, type Server, type Socket } from "node:net";
 import type { Readable, Writable } from "node:stream";
 import type { Engine } from "../engine/engine.js";

@@ -2,9 +2,10 @@
 // response line per request. The first request is `init`; a bad request gets {"error": "..."}
 // and the session goes on with its state unchanged (the scheduler's calls change nothing when
 // they refuse). Pure: the CLI (src/cli/serve.ts) wires it to stdin/stdout or a TCP socket.
-// A session is bounded (SessionLimits): queues, tasks held (a restore's slots count) and the
-// catch-up work one request's clock jump may cause; past a bound a request is refused, nothing
-// changed, so one session cannot take the memory or the time of the others.
+// A session is bounded (SessionLimits): queues and tasks held (a restore's slots count); past a
+// bound a request is refused, nothing changed, so one session cannot take the memory of the
+// others. A clock jump costs no work per second crossed (live LTRF keeps no fairness series:
+// docs/policies/ltrf.md, "Live use"), so a request's time needs no bound of its own.
 import type { Engine } from "../engine/engine.js";
 import { InputError, describeValue } from "../errors.js";
 import { createScheduler, restoreScheduler, type Scheduler, type SchedulerSnapshot } from "./scheduler.js";
@@ -15,19 +16,10 @@ export interface SessionLimits {
   maxQueues: number;
   /** Tasks a session may hold, waiting and running; a restore of handle tasks takes every slot up to its largest handle, so handles must be below it too. */
   maxTasks: number;
-  /**
-   * Catch-up work one request may cause by moving the manual clock: for the LTRF family
-   * (ltrf, mlrf, h-ltrf), which sample their fairness series every `sampleInterval` (default 10 s),
-   * samples crossed x (queues + 1). Other policies do no work per second of clock.
-   */
-  maxCatchUp: number;
 }
 
-export const DEFAULT_SESSION_LIMITS: Readonly<SessionLimits> = { maxQueues: 10_000, maxTasks: 100_000, maxCatchUp: 1_000_000 };
+export const DEFAULT_SESSION_LIMITS: Readonly<SessionLimits> = { maxQueues: 10_000, maxTasks: 100_000 };
 
-/** Policies whose state advances in steps of `policyOptions.sampleInterval` seconds. */
-const SAMPLED_POLICIES = new Set(["ltrf", "mlrf", "h-ltrf"]);
-const DEFAULT_SAMPLE_INTERVAL = 10;
 
 const OPS = ["init", "restore", "addQueue", "updateQueue", "removeQueue", "submit", "cancel", "schedule", "finish", "shares", "explain", "nextWakeup", "snapshot"] as const;
 const QUEUE_FIELDS = ["weight", "path", "kind", "bursts", "minShare", "maxShare", "warp"] as const;
@@ -40,10 +32,6 @@ export class ServeSession {
   /** Tasks the scheduler holds (waiting and running), counted from the answers. */
   private tasks = 0;
   private queues = 0;
-  /** The latest time the scheduler has been brought to (a restore: its snapshot's time). */
-  private reached = 0;
-  /** The LTRF family's sample interval (s), or 0 when the policy does no work per second of clock. */
-  private sampleEvery = 0;
   private readonly limits: SessionLimits;
 
   constructor(private readonly engine: Engine, limits: Partial<SessionLimits> = {}) {
@@ -82,7 +70,6 @@ export class ServeSession {
     if (req.time !== undefined && op !== "init" && op !== "restore") {
       if (!this.manual) throw new InputError("time", "only with a manual clock (init with \"clock\": \"manual\")");
       if (!(typeof req.time === "number" && Number.isFinite(req.time) && req.time >= this.time)) throw new InputError("time", `must be a finite number >= the last time ${this.time} (got ${describeValue(req.time)})`);
-      this.checkCatchUp(Math.max(this.time, this.reached), req.time, this.sampleEvery, this.queues, "time");
     }
     if (op === "init" || op === "restore") return this.start(op, req);
     const s = this.scheduler;
@@ -90,9 +77,7 @@ export class ServeSession {
     const prevTime = this.time;
     if (typeof req.time === "number") this.time = req.time;
     try {
-      const out = this.call(s, op, req);
-      this.reached = Math.max(this.reached, this.time);
-      return out;
+      return this.call(s, op, req);
     } catch (e) {
       this.time = prevTime;
       throw e;
@@ -105,13 +90,13 @@ export class ServeSession {
     if (clock !== "wall" && clock !== "manual") throw new InputError("clock", `must be 'wall' or 'manual' (got ${describeValue(clock)})`);
     const manual = clock === "manual";
     if (req.time !== undefined && !(manual && typeof req.time === "number" && Number.isFinite(req.time))) throw new InputError("time", `needs "clock": "manual" and a finite number (got ${describeValue(req.time)})`);
-    let counts: { queues: number; tasks: number; sampleEvery: number; time: number };
+    let counts: { queues: number; tasks: number };
     if (op === "init") {
       expectKeys(req, ["op", "policy", "capacity", "resources", "reservation", "starvationGuard", "policyOptions", "seed", "clock", "time"]);
-      counts = { queues: 0, tasks: 0, sampleEvery: sampleInterval(req.policy, req.policyOptions), time: 0 };
+      counts = { queues: 0, tasks: 0 };
     } else {
       expectKeys(req, ["op", "snapshot", "clock", "time"]);
-      counts = this.checkSnapshotSize(req.snapshot, manual ? (req.time as number | undefined) : undefined);
+      counts = this.checkSnapshotSize(req.snapshot);
     }
     const prev = { manual: this.manual, time: this.time };
     this.manual = manual;
@@ -133,8 +118,6 @@ export class ServeSession {
     }
     this.queues = counts.queues;
     this.tasks = counts.tasks;
-    this.sampleEvery = counts.sampleEvery;
-    this.reached = Math.max(this.time, counts.time);
     return { ok: true, policy: this.scheduler.policyName };
   }
 
@@ -177,18 +160,8 @@ export class ServeSession {
     }
   }
 
-  /** Refuses a clock move from `from` to `to` whose catch-up work is past the budget. */
-  private checkCatchUp(from: number, to: number, every: number, queues: number, field: string): void {
-    if (every === 0 || !(to > from)) return;
-    const work = (Math.floor((to - from) / every) + 1) * (queues + 1);
-    if (!(work <= this.limits.maxCatchUp)) {
-      const most = Math.max(0, Math.floor(this.limits.maxCatchUp / (queues + 1)) - 1) * every;
-      throw new InputError(field, `moves the clock ${to - from} s at once: ${work} samples x queues of catch-up work, past this session's budget of ${this.limits.maxCatchUp} (serve --max-catch-up); move it at most ${most} s per request`);
-    }
-  }
-
   /** A snapshot's queues, tasks and slots within the session's limits (before restoring anything). */
-  private checkSnapshotSize(snapshot: unknown, time: number | undefined): { queues: number; tasks: number; sampleEvery: number; time: number } {
+  private checkSnapshotSize(snapshot: unknown): { queues: number; tasks: number } {
     const snap = (snapshot !== null && typeof snapshot === "object" ? snapshot : {}) as Record<string, unknown>;
     const queues = Array.isArray(snap.queues) ? snap.queues : [];
     if (queues.length > this.limits.maxQueues) throw new InputError("snapshot.queues", `holds ${queues.length} queues, past this session's limit of ${this.limits.maxQueues} (serve --max-queues)`);
@@ -210,13 +183,7 @@ export class ServeSession {
         });
       }
     });
-    const sampleEvery = sampleInterval(snap.policy, snap.policyOptions);
-    if (sampleEvery > 0 && typeof snap.time === "number") {
-      const state = snap.policyState !== null && typeof snap.policyState === "object" ? (snap.policyState as Record<string, unknown>) : {};
-      const from = typeof state.nextSample === "number" ? Math.min(state.nextSample, snap.time) : snap.time;
-      this.checkCatchUp(from, Math.max(snap.time, time ?? snap.time), sampleEvery, queues.length, typeof state.nextSample === "number" ? "snapshot.policyState.nextSample" : "time");
-    }
-    return { queues: queues.length, tasks, sampleEvery, time: typeof snap.time === "number" && Number.isFinite(snap.time) ? snap.time : 0 };
+    return { queues: queues.length, tasks };
   }
 }
 
@@ -228,14 +195,6 @@ function queueOptions(req: Record<string, unknown>): Record<string, unknown> {
   const o: Record<string, unknown> = {};
   for (const k of QUEUE_FIELDS) if (req[k] !== undefined) o[k] = req[k];
   return o;
-}
-
-/** The LTRF family's sample interval in seconds (0 for the other policies). */
-function sampleInterval(policy: unknown, options: unknown): number {
-  if (typeof policy !== "string" || !SAMPLED_POLICIES.has(policy)) return 0;
-  const given = options !== null && typeof options === "object" ? (options as Record<string, unknown>).sampleInterval : undefined;
-  // a bad interval is the scheduler's to refuse; here it only sizes the budget
-  return typeof given === "number" && given > 0 && Number.isFinite(given) ? given : DEFAULT_SAMPLE_INTERVAL;
 }
 
 /**
