@@ -72,7 +72,11 @@ const WORK = mkdtempSync(join(tmpdir(), "fairsched-hosts-"));
 const tarball = join(WORK, JSON.parse(npm(["pack", "--json", "--ignore-scripts", "--pack-destination", WORK], ROOT))[0].filename);
 const APP = join(WORK, "app");
 mkdirSync(APP);
-writeFileSync(join(APP, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module", dependencies: { fairsched: `file:${tarball}` } }, null, 2));
+// bullmq and ioredis are optional peers: the consumer installs them, as a BullMQ user does (the
+// versions the repository tests with)
+const peerVersion = (name) => JSON.parse(readFileSync(join(ROOT, "node_modules", name, "package.json"), "utf8")).version;
+const peers = { bullmq: peerVersion("bullmq"), ioredis: peerVersion("ioredis") };
+writeFileSync(join(APP, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module", dependencies: { fairsched: `file:${tarball}`, ...peers } }, null, 2));
 npm(["install"], APP);
 const setupMs = performance.now() - t0;
 
