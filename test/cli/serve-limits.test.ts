@@ -4,12 +4,13 @@
 // second client connected to the same server keeps getting its answers, and the hostile session
 // is closed with an error line (or its request refused) as docs/live-scheduler.md says.
 import { spawn } from "node:child_process";
-import { connect, type Socket } from "node:net";
+import type { Socket } from "node:net";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadEngineSync } from "../../src/engine/load.js";
 import { createScheduler } from "../../src/live/scheduler.js";
 import { startServeTcp, type RunningServer, type ServeLimits } from "../../src/cli/serve.js";
+import { lineSocket } from "../helpers/line-socket.js";
 
 const engine = loadEngineSync();
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -30,36 +31,15 @@ async function serve(limits: Partial<ServeLimits> = {}): Promise<number> {
 
 /** A client reading answer lines; `ask` sends one request and waits for its answer. */
 function client(port: number) {
-  const sock = connect(port, "127.0.0.1");
-  clients.push(sock);
-  const lines: string[] = [];
-  let buf = "";
-  let waiters: Array<() => void> = [];
-  let closed = false;
-  sock.on("data", (d) => {
-    buf += d.toString();
-    const parts = buf.split("\n");
-    buf = parts.pop()!;
-    lines.push(...parts);
-    waiters.splice(0).forEach((w) => w());
-  });
-  sock.on("close", () => { closed = true; waiters.splice(0).forEach((w) => w()); });
-  sock.on("error", () => {});
-  const until = async (cond: () => boolean) => {
-    while (!cond()) {
-      if (closed) throw new Error(`connection closed; got ${JSON.stringify(lines)}`);
-      await new Promise<void>((r) => waiters.push(r));
-    }
-  };
+  const c = lineSocket(port);
+  clients.push(c.sock);
   return {
-    sock, lines,
-    isClosed: () => closed,
-    closedPromise: new Promise<void>((r) => sock.on("close", () => r())),
+    ...c,
     async ask(req: unknown): Promise<Record<string, unknown>> {
-      const n = lines.length;
-      sock.write(JSON.stringify(req) + "\n");
-      await until(() => lines.length > n);
-      return JSON.parse(lines[n]) as Record<string, unknown>;
+      const n = c.lines.length;
+      c.sock.write(JSON.stringify(req) + "\n");
+      if (!(await c.until(() => c.lines.length > n))) throw new Error(`connection closed; got ${JSON.stringify(c.lines)}`);
+      return JSON.parse(c.lines[n]) as Record<string, unknown>;
     },
   };
 }

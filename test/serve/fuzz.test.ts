@@ -7,11 +7,12 @@
 // request gets from the protocol in process (ServeSession, manual clock: deterministic); an error
 // names its field first; the server stays up and the bystander's answers stay right.
 import fc from "fast-check";
-import { connect, type Socket } from "node:net";
+import type { Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadEngineSync } from "../../src/engine/load.js";
 import { ServeSession } from "../../src/live/protocol.js";
 import { startServeTcp, type RunningServer } from "../../src/cli/serve.js";
+import { lineSocket } from "../helpers/line-socket.js";
 
 const engine = loadEngineSync();
 /** Sequences per run: a few in the suite (each opens a connection), FUZZ_RUNS under `npm run fuzz`. */
@@ -29,27 +30,14 @@ afterAll(async () => {
 
 /** A connection that sends lines and collects answer lines until it has `n` of them or it closes. */
 function open(): { sock: Socket; send(lines: string[], n: number): Promise<string[]> } {
-  const sock = connect(port, "127.0.0.1");
-  let buf = "";
-  const lines: string[] = [];
-  let wake: (() => void) | null = null;
-  let closed = false;
-  sock.on("data", (d) => {
-    buf += d.toString();
-    const parts = buf.split("\n");
-    buf = parts.pop()!;
-    lines.push(...parts);
-    wake?.();
-  });
-  sock.on("close", () => { closed = true; wake?.(); });
-  sock.on("error", () => {});
+  const c = lineSocket(port);
   return {
-    sock,
+    sock: c.sock,
     async send(out: string[], n: number) {
-      const from = lines.length;
-      if (out.length) sock.write(out.map((l) => l + "\n").join(""));
-      while (lines.length - from < n && !closed) await new Promise<void>((r) => { wake = r; });
-      return lines.slice(from);
+      const from = c.lines.length;
+      if (out.length) c.sock.write(out.map((l) => l + "\n").join(""));
+      await c.until(() => c.lines.length - from >= n);
+      return c.lines.slice(from);
     },
   };
 }
